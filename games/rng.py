@@ -1,0 +1,53 @@
+"""A tiny seeded RNG whose whole state is one integer, so it lives inside game state.
+
+SplitMix64: good statistical quality, trivially serialisable, identical on every
+platform and Python version (unlike ``random.Random`` whose algorithms may change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+_MASK = (1 << 64) - 1
+
+
+class Rng:
+    """Mutable cursor over the integer RNG state; write ``rng.state`` back when done."""
+
+    def __init__(self, state: int) -> None:
+        self.state = state & _MASK
+
+    def next_u64(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """Uniform integer in ``[0, n)`` without modulo bias."""
+        if n <= 0:
+            raise ValueError("n must be positive")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            value = self.next_u64()
+            if value < limit:
+                return value % n
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        """Fisher–Yates shuffle returning a new list."""
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.below(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+    def choice(self, items: Sequence[T]) -> T:
+        return items[self.below(len(items))]
+
+
+def seed_state(seed: int) -> int:
+    """Derive the initial RNG state from a user-facing seed."""
+    return Rng(seed).next_u64()
