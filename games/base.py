@@ -85,7 +85,9 @@ class GameSpec:
     resign: Callable[[State, int], tuple[State, list[Event]]]
     bot_move: Callable[[State, int, int], Move]
     rules_help: Mapping[str, str] = field(default_factory=dict)
-    vocabulary: Callable[[], dict[str, list[str]]] | None = None
+    # Optional: plain-text summary of what only ``seat`` may see (hand, secret monument),
+    # for /game hand. Without it the host shows the seat's private view as an image only.
+    private_summary: Callable[[State, int], str] | None = None
 
 
 @dataclass(frozen=True)

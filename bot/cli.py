@@ -1,0 +1,112 @@
+"""The `conductor` command: run, console, replay, check, sync."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+from pathlib import Path
+
+from bot.settings import Settings, load_settings
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="conductor", description="Tabletop Conductor: board games on Discord.")
+    sub = parser.add_subparsers(dest="verb")
+    sub.add_parser("run", help="start the bot (no DISCORD_TOKEN: open the local console)")
+    console = sub.add_parser("console", help="play in the terminal, no Discord needed")
+    console.add_argument("--moderator", action="append", default=[], help="names that act as moderators")
+    replay = sub.add_parser("replay", help="replay a .transcript file and print the standings")
+    replay.add_argument("file")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+    replay.add_argument("--render", action="store_true", help="also render every board (slower)")
+    sub.add_parser("check", help="re-play every stored game and report differences")
+    sync = sub.add_parser("sync", help="register slash commands with Discord")
+    sync.add_argument("--guild", type=int, default=None, help="register to one guild (instant) instead of globally")
+    args = parser.parse_args(argv)
+    settings = load_settings()
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    verb = args.verb or "run"
+    if verb == "replay":
+        return asyncio.run(_replay(args.file, args.json, args.render))
+    if verb == "check":
+        return asyncio.run(_check(settings))
+    if verb == "console":
+        return asyncio.run(_console(settings, set(args.moderator)))
+    if verb == "sync":
+        return _sync(settings, args.guild)
+    return _run(settings)
+
+
+async def _replay(path: str, as_json: bool, render: bool) -> int:
+    from bot.transcript import TranscriptError, load, replay
+
+    try:
+        result = await replay(load(path), render_images=render)
+    except (TranscriptError, OSError) as exc:
+        if as_json:
+            print(json.dumps({"error": str(exc)}))
+        print(f"{path}: {exc}", file=sys.stderr)
+        return 1
+    if as_json:
+        print(json.dumps(result.as_json()))
+    else:
+        print(f"{result.game}: {result.status} after {result.moves} moves")
+        for s in result.standings:
+            parts = ", ".join(f"{label} {points}" for label, points in s.get("breakdown", {}).items())
+            print(f"{s['rank']}. {s['player']} {s['score']}" + (f" ({parts})" if parts else ""))
+    return 0
+
+
+async def _check(settings: Settings) -> int:
+    from bot.check import check_store
+    from storage import Store
+
+    store = await Store.open(settings.database_path)
+    try:
+        findings = await check_store(store)
+    finally:
+        await store.close()
+    bad = [f for f in findings if f.kind not in ("ok", "incompatible")]
+    for finding in findings:
+        print(f"game {finding.game_id}: {finding.kind}: {finding.detail}")
+    print(f"{len(findings)} games checked, {len(bad)} problems")
+    return 1 if bad else 0
+
+
+async def _console(settings: Settings, moderators: set[str]) -> int:
+    from bot.console import run_console
+    from bot.core import Conductor
+    from storage import Store
+
+    store = await Store.open(settings.database_path)
+    try:
+        await run_console(Conductor(store), moderators, out_dir=Path("out"))
+    finally:
+        await store.close()
+    return 0
+
+
+def _run(settings: Settings) -> int:
+    if not settings.discord_token:
+        print("No DISCORD_TOKEN in .env or the environment: opening the local console instead "
+              f"(database {settings.database_path}). Put a bot token in .env to connect to Discord.")
+        return asyncio.run(_console(settings, set()))
+    from bot.discord_app import run_bot
+
+    return run_bot(settings)
+
+
+def _sync(settings: Settings, guild: int | None) -> int:
+    if not settings.discord_token:
+        print("conductor sync needs DISCORD_TOKEN in .env.", file=sys.stderr)
+        return 2
+    from bot.discord_app import sync_commands
+
+    return sync_commands(settings, guild)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

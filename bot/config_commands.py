@@ -1,0 +1,52 @@
+"""`/game config ...`: channel settings that moderators change (reminders, deadlines, moderator role)."""
+
+from __future__ import annotations
+
+from games.base import IllegalMove
+from storage import Store
+
+USAGE = ("Use `/game config show`, `/game config reminder <hours|off>`, `/game config deadline <hours|off>` "
+         "or `/game config modrole <@role|off>`.")
+
+
+def _hours(word: str) -> str | None:
+    if word.lower() == "off":
+        return "0"
+    try:
+        value = float(word)
+    except ValueError:
+        raise IllegalMove(f'"{word}" is not a number of hours. {USAGE}') from None
+    if not 0 < value <= 24 * 30:
+        raise IllegalMove("Hours must be more than 0 and at most 720 (30 days), or off.")
+    return f"{value:g}"
+
+
+async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[str]) -> str:
+    """Apply one config command and return the private confirmation text."""
+    if not args or args[0].lower() == "show":
+        reminder = await store.channel_setting(guild_id, channel_id, "reminder_hours") or "12"
+        deadline = await store.channel_setting(guild_id, channel_id, "deadline_hours") or "0"
+        modrole = await store.channel_setting(guild_id, channel_id, "modrole")
+        return (f"Reminder after {reminder if reminder != '0' else 'never (off)'} h idle; deadline "
+                f"{deadline + ' h' if deadline != '0' else 'off'}; moderator role "
+                f"{'<@&' + modrole + '>' if modrole else 'none (Manage Channels only)'}.")
+    key, rest = args[0].lower(), args[1:]
+    if key in ("reminder", "deadline"):
+        if len(rest) != 1:
+            raise IllegalMove(USAGE)
+        value = _hours(rest[0])
+        await store.set_channel_setting(guild_id, channel_id, f"{key}_hours", value)
+        return f"{key.capitalize()} set to {'off' if value == '0' else value + ' h'} in this channel."
+    if key == "modrole":
+        if len(rest) != 1:
+            raise IllegalMove(USAGE)
+        word = rest[0]
+        if word.lower() == "off":
+            await store.set_channel_setting(guild_id, "*", "modrole", None)
+            return "Moderator role cleared: only members with Manage Channels moderate games."
+        role = word[3:-1] if word.startswith("<@&") and word.endswith(">") else word
+        if not role.isdigit():
+            raise IllegalMove("Give the role as a mention (@role) or its id.")
+        await store.set_channel_setting(guild_id, "*", "modrole", role)
+        return f"Members with <@&{role}> can now moderate games in this server."
+    raise IllegalMove(f'Unknown setting "{key}". {USAGE}')

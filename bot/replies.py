@@ -1,0 +1,59 @@
+"""What the host core hands back to a front end (Discord, the console, tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sent a command. ``is_moderator`` is decided by the front end (Manage Channels or mod role)."""
+
+    user_id: str
+    name: str
+    is_moderator: bool = False
+
+
+@dataclass(frozen=True)
+class ImageOut:
+    filename: str
+    data: bytes
+    description: str  # text alternative for screen readers and notification previews
+
+
+@dataclass
+class Reply:
+    """The outcome of one command.
+
+    ``public`` goes to the channel, ``private`` only to the sender (ephemeral). ``pings``
+    are user ids to mention once because it just became their turn. ``error`` names the
+    kind of refusal (None on success) so front ends and tests can tell refusals apart.
+    """
+
+    ok: bool = True
+    public: str = ""
+    private: str = ""
+    images: list[ImageOut] = field(default_factory=list)
+    private_images: list[ImageOut] = field(default_factory=list)
+    pings: list[str] = field(default_factory=list)
+    error: str | None = None
+    game_id: int | None = None
+    version: int | None = None
+    finished: bool = False
+
+    @classmethod
+    def refuse(cls, error: str, message: str, game_id: int | None = None,
+               version: int | None = None) -> Reply:
+        return cls(ok=False, private=message, error=error, game_id=game_id, version=version)
+
+
+# Refusal kinds (Reply.error)
+NO_GAME = "no_game"
+NOT_STARTED = "not_started"
+NOT_PLAYER = "not_player"
+NOT_YOUR_TURN = "not_your_turn"
+BAD_COMMAND = "bad_command"
+ILLEGAL = "illegal"
+FORBIDDEN = "forbidden"
+STALE = "stale"
+FINISHED = "finished"

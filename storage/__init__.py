@@ -1,0 +1,16 @@
+"""SQLite persistence (aiosqlite): games, seats, the move log, timers and settings."""
+
+from storage.db import (
+    DEFAULT_PATH,
+    ChannelBusy,
+    GameRow,
+    MoveRecord,
+    MoveRow,
+    SeatRow,
+    StaleVersion,
+    Store,
+    TimerRow,
+)
+
+__all__ = ["DEFAULT_PATH", "ChannelBusy", "GameRow", "MoveRecord", "MoveRow", "SeatRow", "StaleVersion", "Store",
+           "TimerRow"]

@@ -1,0 +1,367 @@
+"""The one place that talks to SQLite.
+
+Every state change of a game is one transaction guarded by the game's version number,
+so two concurrent clicks can never both apply and a crash can never half-apply a move.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from storage.migrate import migrate
+
+DEFAULT_PATH = "./data/conductor.db"
+OPEN_STATUSES = ("lobby", "active")
+
+
+class StaleVersion(Exception):
+    """The game changed since it was read; nothing was written."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has a lobby or an active game."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    guild_id: str
+    channel_id: str
+    game: str
+    status: str
+    host_id: str
+    options: dict[str, Any]
+    seed: int | None
+    rules_version: str
+    state: dict[str, Any] | None
+    version: int
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: str
+    display_name: str
+    kind: str
+    bot_level: int
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    seq: int
+    seat: int
+    user_id: str
+    text: str
+    irreversible: bool
+    reverted: bool
+    created_at: float
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """A move to append in the same transaction as the new state."""
+
+    seat: int
+    user_id: str
+    text: str
+    irreversible: bool = False
+
+
+@dataclass(frozen=True)
+class TimerRow:
+    id: int
+    game_id: int | None
+    kind: str
+    due_at: float
+    payload: dict[str, Any]
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, game, status, host_id, options, seed, rules_version, state, version, "
+    "created_at, updated_at"
+)
+
+
+def _game(row: Iterable[Any]) -> GameRow:
+    (gid, guild, channel, game, status, host, options, seed, rules, state, version, created, updated) = row
+    return GameRow(
+        id=gid, guild_id=guild, channel_id=channel, game=game, status=status, host_id=host,
+        options=json.loads(options), seed=seed, rules_version=rules,
+        state=json.loads(state) if state is not None else None, version=version,
+        created_at=created, updated_at=updated,
+    )
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON so equal states are equal strings."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+class Store:
+    """Async access to the database. Open with ``await Store.open(path)``."""
+
+    def __init__(self, db: aiosqlite.Connection, clock: Any = time.time) -> None:
+        self._db = db
+        self._clock = clock
+
+    @classmethod
+    async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, clock: Any = time.time) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        await migrate(db)
+        return cls(db, clock)
+
+    async def close(self) -> None:
+        await self._db.close()
+
+    @property
+    def connection(self) -> aiosqlite.Connection:
+        return self._db
+
+    async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            return await cursor.fetchone()
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        async with self._db.execute(sql, params) as cursor:
+            return list(await cursor.fetchall())
+
+    # ----- games -------------------------------------------------------------------------
+
+    async def create_game(self, guild_id: str, channel_id: str, game: str, host_id: str,
+                          host_name: str, options: dict[str, Any], rules_version: str) -> GameRow:
+        """A new lobby with its host in seat 0. Raises ChannelBusy if the channel has an open game."""
+        now = self._clock()
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(
+                "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, rules_version, "
+                "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                (guild_id, channel_id, game, host_id, dumps(options), rules_version, now, now),
+            )
+            game_id = cursor.lastrowid
+            await self._db.execute(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES (?, 0, ?, ?, 'human')",
+                (game_id, host_id, host_name),
+            )
+            await self._db.execute("COMMIT")
+        except aiosqlite.IntegrityError:
+            await self._db.execute("ROLLBACK")
+            raise ChannelBusy(channel_id) from None
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        row = await self.get_game(int(game_id or 0))
+        assert row is not None
+        return row
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def open_game(self, guild_id: str, channel_id: str) -> GameRow | None:
+        """The lobby or active game in this channel, if any."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
+            "AND status IN ('lobby', 'active')",
+            (guild_id, channel_id),
+        )
+        return _game(row) if row else None
+
+    async def list_games(self, guild_id: str | None = None,
+                         statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
+        wanted = tuple(statuses)
+        marks = ",".join("?" * len(wanted))
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks})"
+        params: tuple[Any, ...] = wanted
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params += (guild_id,)
+        return [_game(row) for row in await self._all(sql + " ORDER BY id", params)]
+
+    async def all_games(self) -> list[GameRow]:
+        return [_game(row) for row in await self._all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")]
+
+    async def games_of_user(self, user_id: str, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
+        wanted = tuple(statuses)
+        marks = ",".join("?" * len(wanted))
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
+            f"JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id",
+            (user_id, *wanted),
+        )
+        return [_game(row) for row in rows]
+
+    async def update_game(self, game_id: int, expected_version: int, *, state: dict[str, Any] | None = None,
+                          status: str | None = None, seed: int | None = None,
+                          options: dict[str, Any] | None = None, host_id: str | None = None,
+                          move: MoveRecord | None = None, revert_from_seq: int | None = None) -> int:
+        """Change a game in one transaction if its version is still ``expected_version``.
+
+        Optionally appends one move row and/or marks moves with seq >= ``revert_from_seq``
+        reverted (undo, rollback). Returns the new version; raises StaleVersion otherwise.
+        """
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [self._clock()]
+        for column, value in (("state", None if state is None else dumps(state)), ("status", status),
+                              ("seed", seed), ("options", None if options is None else dumps(options)),
+                              ("host_id", host_id)):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*params, game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(game_id)
+            if revert_from_seq is not None:
+                await self._db.execute(
+                    "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game_id, revert_from_seq)
+                )
+            if move is not None:
+                await self._db.execute(
+                    "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
+                    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                    (game_id, game_id, move.seat, move.user_id, move.text, int(move.irreversible),
+                     self._clock()),
+                )
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        return expected_version + 1
+
+    # ----- seats -------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT seat, user_id, display_name, kind, bot_level FROM seats WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [SeatRow(*row) for row in rows]
+
+    async def set_seats(self, game_id: int, expected_version: int, seats: list[SeatRow]) -> int:
+        """Replace the seat list (join, leave, substitute, replace with bot) under the version check."""
+        await self._db.execute("BEGIN IMMEDIATE")
+        try:
+            cursor = await self._db.execute(
+                "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+                (self._clock(), game_id, expected_version),
+            )
+            if cursor.rowcount != 1:
+                raise StaleVersion(game_id)
+            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await self._db.executemany(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, kind, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
+            )
+            await self._db.execute("COMMIT")
+        except BaseException:
+            await self._db.execute("ROLLBACK")
+            raise
+        return expected_version + 1
+
+    # ----- moves -------------------------------------------------------------------------
+
+    async def moves(self, game_id: int, include_reverted: bool = False) -> list[MoveRow]:
+        sql = ("SELECT seq, seat, user_id, text, irreversible, reverted, created_at FROM moves "
+               "WHERE game_id = ?")
+        if not include_reverted:
+            sql += " AND reverted = 0"
+        rows = await self._all(sql + " ORDER BY seq", (game_id,))
+        return [MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
+                for seq, seat, user, text, irr, rev, created in rows]
+
+    # ----- timers ------------------------------------------------------------------------
+
+    async def add_timer(self, kind: str, due_at: float, game_id: int | None = None,
+                        payload: dict[str, Any] | None = None) -> int:
+        cursor = await self._db.execute(
+            "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, kind, due_at, dumps(payload or {}), self._clock()),
+        )
+        return int(cursor.lastrowid or 0)
+
+    async def cancel_timers(self, game_id: int, kinds: Iterable[str] | None = None) -> None:
+        if kinds is None:
+            await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            return
+        wanted = tuple(kinds)
+        await self._db.execute(
+            f"DELETE FROM timers WHERE game_id = ? AND kind IN ({','.join('?' * len(wanted))})",
+            (game_id, *wanted),
+        )
+
+    async def next_timer(self) -> TimerRow | None:
+        row = await self._one("SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1")
+        return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4])) if row else None
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE game_id = ? ORDER BY due_at, id",
+            (game_id,),
+        )
+        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        cursor = await self._db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+        return cursor.rowcount == 1
+
+    # ----- settings ----------------------------------------------------------------------
+
+    async def channel_setting(self, guild_id: str, channel_id: str, key: str) -> str | None:
+        """A channel's setting, falling back to the guild-wide value (channel ``*``)."""
+        row = await self._one(
+            "SELECT value FROM channel_settings WHERE guild_id = ? AND key = ? AND channel_id IN (?, '*') "
+            "ORDER BY channel_id = '*' LIMIT 1",
+            (guild_id, key, channel_id),
+        )
+        return row[0] if row else None
+
+    async def set_channel_setting(self, guild_id: str, channel_id: str, key: str, value: str | None) -> None:
+        if value is None:
+            await self._db.execute(
+                "DELETE FROM channel_settings WHERE guild_id = ? AND channel_id = ? AND key = ?",
+                (guild_id, channel_id, key),
+            )
+        else:
+            await self._db.execute(
+                "INSERT INTO channel_settings (guild_id, channel_id, key, value) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, channel_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, channel_id, key, value),
+            )
+
+    async def user_setting(self, user_id: str, key: str) -> str | None:
+        row = await self._one("SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+        return row[0] if row else None
+
+    async def set_user_setting(self, user_id: str, key: str, value: str) -> None:
+        await self._db.execute(
+            "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+            (user_id, key, value),
+        )

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+import asyncio
+
+import aiosqlite
+import pytest
+
+from storage import ChannelBusy, MoveRecord, StaleVersion, Store
+from storage.migrate import available, migrate
+
+
+async def _schema(path) -> list[tuple[str, str]]:
+    async with aiosqlite.connect(path) as db, db.execute(
+        "SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
+    ) as cursor:
+        return [tuple(row) for row in await cursor.fetchall()]
+
+
+async def test_fresh_and_old_database_end_on_the_same_schema(tmp_path):
+    assert len(available()) >= 2, "the upgrade path needs at least two migrations to mean anything"
+    old = tmp_path / "old.db"
+    async with aiosqlite.connect(old) as db:
+        assert await migrate(db, target=1) == 1
+        await db.execute("INSERT INTO games (guild_id, channel_id, game, status, host_id, rules_version, "
+                         "created_at, updated_at) VALUES ('g', 'c', 'tiny-towns', 'lobby', 'u', '1', 0, 0)")
+        await db.commit()
+    assert "channel_settings" not in {name for name, _ in await _schema(old)}
+    upgraded = await Store.open(old)
+    await upgraded.close()
+    fresh = await Store.open(tmp_path / "fresh.db")
+    await fresh.close()
+    assert await _schema(old) == await _schema(tmp_path / "fresh.db")
+    reopened = await Store.open(old)  # migrating twice is a no-op and keeps data
+    assert [g.game for g in await reopened.all_games()] == ["tiny-towns"]
+    await reopened.close()
+
+
+async def test_pragmas(store: Store):
+    async with store.connection.execute("PRAGMA journal_mode") as c:
+        assert (await c.fetchone())[0] == "wal"
+    async with store.connection.execute("PRAGMA foreign_keys") as c:
+        assert (await c.fetchone())[0] == 1
+    async with store.connection.execute("PRAGMA busy_timeout") as c:
+        assert (await c.fetchone())[0] >= 1000
+
+
+async def test_one_open_game_per_channel_and_history_is_kept(store: Store):
+    game = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    with pytest.raises(ChannelBusy):
+        await store.create_game("g", "c", "tiny-towns", "u2", "bob", {}, "1")
+    other_channel = await store.create_game("g", "thread-7", "tiny-towns", "u2", "bob", {}, "1")
+    assert other_channel.id != game.id
+    await store.update_game(game.id, 0, status="finished")
+    again = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    statuses = {row.id: row.status for row in await store.all_games()}
+    assert statuses[game.id] == "finished" and statuses[again.id] == "lobby"
+
+
+async def test_version_check_rejects_stale_writes_and_writes_nothing(store: Store):
+    game = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    v1 = await store.update_game(game.id, 0, state={"n": 1}, move=MoveRecord(0, "u1", "/tt announce wood"))
+    with pytest.raises(StaleVersion):
+        await store.update_game(game.id, 0, state={"n": 2}, move=MoveRecord(0, "u1", "/tt announce stone"))
+    row = await store.get_game(game.id)
+    assert row.state == {"n": 1} and row.version == v1 == 1
+    assert [m.text for m in await store.moves(game.id)] == ["/tt announce wood"]
+
+
+async def test_concurrent_writers_on_one_version_only_one_wins(tmp_path):
+    path = tmp_path / "race.db"
+    stores = [await Store.open(path) for _ in range(4)]
+    game = await stores[0].create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+
+    async def attempt(i: int) -> bool:
+        try:
+            await stores[i].update_game(game.id, 0, state={"by": i}, move=MoveRecord(0, "u1", f"/tt x{i}"))
+            return True
+        except StaleVersion:
+            return False
+
+    results = await asyncio.gather(*(attempt(i) for i in range(4)))
+    assert sum(results) == 1
+    moves = await stores[0].moves(game.id)
+    assert len(moves) == 1 and moves[0].text == f"/tt x{results.index(True)}"
+    for s in stores:
+        await s.close()
+
+
+async def test_revert_marks_moves_but_never_deletes_them(store: Store):
+    game = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    version = 0
+    for i in range(3):
+        version = await store.update_game(game.id, version, state={"i": i}, move=MoveRecord(0, "u1", f"/tt m{i}"))
+    await store.update_game(game.id, version, state={"i": 1}, revert_from_seq=3)
+    assert [m.text for m in await store.moves(game.id)] == ["/tt m0", "/tt m1"]
+    everything = await store.moves(game.id, include_reverted=True)
+    assert [(m.text, m.reverted) for m in everything] == [("/tt m0", False), ("/tt m1", False), ("/tt m2", True)]
+    version = await store.update_game(game.id, version + 1, state={"i": 2}, move=MoveRecord(0, "u1", "/tt m3"))
+    assert [m.seq for m in await store.moves(game.id)] == [1, 2, 4]
+
+
+async def test_timers_and_settings(store: Store):
+    game = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    late = await store.add_timer("reminder", 200.0, game.id, {"v": 1})
+    early = await store.add_timer("deadline", 100.0, game.id)
+    assert (await store.next_timer()).id == early
+    assert [t.id for t in await store.due_timers(150.0)] == [early]
+    assert await store.delete_timer(early) and not await store.delete_timer(early)
+    await store.cancel_timers(game.id, ["reminder"])
+    assert await store.timers(game.id) == [] and late
+    await store.set_channel_setting("g", "*", "modrole", "55")
+    await store.set_channel_setting("g", "c", "reminder_hours", "3")
+    assert await store.channel_setting("g", "c", "modrole") == "55"
+    assert await store.channel_setting("g", "c", "reminder_hours") == "3"
+    assert await store.channel_setting("g", "other", "reminder_hours") is None
+    await store.set_user_setting("u1", "pings", "off")
+    assert await store.user_setting("u1", "pings") == "off"
