@@ -30,6 +30,8 @@ GAME_SUBCOMMANDS = (
     "new", "join", "leave", "start", "status", "board", "hand", "history", "rules", "resign", "abort", "kick",
     "substitute", "undo", "export", "addbot", "skip", "rollback", "list", "mygames", "config", "pings",
 )
+# These also answer about the channel's last finished game.
+READ_ONLY = {"status", "board", "history", "export", "rules", "hand"}
 MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config"}
 DEFAULT_REMINDER_HOURS = 12.0
 LOBBY_EXPIRY_DAYS = 7.0
@@ -272,7 +274,11 @@ class Conductor:
             return await self._set_pings(actor, rest)
         if verb == "rules" and rest and not await self.store.open_game(guild_id, channel_id):
             return self._rules(None, rest)
-        game = await self._channel_game(guild_id, channel_id)
+        if verb in READ_ONLY:
+            row = await self.store.latest_game(guild_id, channel_id)
+            game = await self._load(row) if row else None
+        else:
+            game = await self._channel_game(guild_id, channel_id)
         if verb == "config":
             return await self._config(guild_id, channel_id, rest)
         if game is None:

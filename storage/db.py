@@ -183,6 +183,15 @@ class Store:
         )
         return _game(row) if row else None
 
+    async def latest_game(self, guild_id: str, channel_id: str) -> GameRow | None:
+        """The channel's open game, else its most recent finished or aborted one (for history views)."""
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
+            "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+            (guild_id, channel_id),
+        )
+        return _game(row) if row else None
+
     async def list_games(self, guild_id: str | None = None,
                          statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
         wanted = tuple(statuses)

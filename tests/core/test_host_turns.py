@@ -1,0 +1,103 @@
+"""Undo, rollback, pings and reminders through the host core."""
+
+from __future__ import annotations
+
+from bot import replies as R
+from bot.core import Conductor
+from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, MOD, say, snapshot, started_two_player
+
+
+async def test_undo_only_own_last_move_while_nobody_acted_since(host, store):
+    await started_two_player(host)
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    assert (await say(host, ANN, "/tt place A1")).ok
+    before = await snapshot(store)
+    other = await say(host, BOB, "/game undo")
+    assert other.error == R.ILLEGAL and await snapshot(store) == before
+    undone = await say(host, ANN, "/game undo")
+    assert undone.ok and "/tt place A1" in undone.public
+    row = await store.open_game(GUILD, CHANNEL)
+    assert [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
+    assert row.state["towns"][0]["cells"][0] is None
+    assert (await say(host, ANN, "/tt place B1")).ok
+    assert (await say(host, BOB, "/tt place C1")).ok
+    late = await say(host, ANN, "/game undo")
+    assert late.error == R.ILLEGAL and "nobody has acted since" in late.private
+
+
+async def test_rollback_replays_from_seed_and_log(host, store):
+    await started_two_player(host)
+    for actor, text in [(ANN, "/tt announce wood"), (ANN, "/tt place A1"), (BOB, "/tt place A1")]:
+        assert (await say(host, actor, text)).ok
+    row = await store.open_game(GUILD, CHANNEL)
+    after_one = row.state
+    reply = await say(host, MOD, "/game rollback 1")
+    assert reply.ok
+    row = await store.open_game(GUILD, CHANNEL)
+    assert [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
+    assert row.state["towns"][0]["cells"][0] is None and row.state["towns"][1]["cells"][0] is None
+    assert after_one != row.state
+    bad = await say(host, MOD, "/game rollback 9")
+    assert bad.error == R.BAD_COMMAND and "0..1" in bad.private
+
+
+async def test_one_ping_per_change_of_who_must_act(host):
+    await started_two_player(host)
+    announce = await say(host, ANN, "/tt announce wood")
+    assert sorted(announce.pings) == [BOB.user_id]  # ann was already the one to act
+    placed = await say(host, ANN, "/tt place A1")
+    assert placed.pings == []
+    bob_places = await say(host, BOB, "/tt place A1")
+    # the round ended and bob is the next Master Builder: he was already the one acting, so no ping
+    assert bob_places.pings == [] and "bob to name a resource" in bob_places.public
+    assert (await say(host, BOB, "/game pings off")).ok
+    announce2 = await say(host, BOB, "/tt announce stone")
+    assert announce2.pings == [ANN.user_id]
+
+
+async def test_bots_move_after_humans(host, store):
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    assert (await say(host, ANN, "/game addbot")).ok
+    start = await say(host, ANN, "/game start")
+    assert start.ok
+    reply = await say(host, ANN, "/tt announce glass")
+    assert reply.ok and "Bot 1" in reply.public
+    row = await store.open_game(GUILD, CHANNEL)
+    moves = await store.moves(row.id)
+    assert [m.seat for m in moves] == [0, 1]  # the bot placed at once
+
+
+async def test_reminder_timer_fires_after_idle_time_and_survives_restart(store, tmp_path):
+    now = [1000.0]
+    host = Conductor(store, render_images=False, clock=lambda: now[0], seed_source=lambda: 42)
+    await started_two_player(host)
+    assert (await say(host, MOD, "/game config reminder 2")).ok
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    now[0] += 2 * 3600 - 1
+    assert await host.fire_due_timers() == []
+    restarted = Conductor(store, render_images=False, clock=lambda: now[0])  # a new process, same database
+    now[0] += 2
+    fired = await restarted.fire_due_timers()
+    assert len(fired) == 1
+    guild, channel, reply = fired[0]
+    assert (guild, channel) == (GUILD, CHANNEL)
+    assert "Reminder" in reply.public and set(reply.pings) == {ANN.user_id, BOB.user_id}
+    assert await restarted.fire_due_timers() == []
+
+
+async def test_idle_lobby_expires_after_seven_days(store):
+    now = [0.0]
+    host = Conductor(store, render_images=False, clock=lambda: now[0])
+    await say(host, ANN, "/game new tiny-towns")
+    now[0] = 7 * 86400 + 1
+    fired = await host.fire_due_timers()
+    assert len(fired) == 1 and "expired" in fired[0][2].public
+    assert await store.open_game(GUILD, CHANNEL) is None
+
+
+async def test_config_is_moderator_only_and_validated(host):
+    assert (await say(host, ANN, "/game config reminder 3")).error == R.FORBIDDEN
+    assert (await say(host, MOD, "/game config reminder soon")).error == R.BAD_COMMAND
+    assert "3 h" in (await say(host, MOD, "/game config reminder 3")).private
+    assert (await say(host, MOD, "/game config modrole <@&77>")).ok
+    assert "<@&77>" in (await say(host, MOD, "/game config show")).private

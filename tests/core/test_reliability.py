@@ -1,0 +1,152 @@
+"""Crash, concurrency and fuzzing: the game is never corrupted and refusals change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot import replies as R
+from bot.check import check_store
+from bot.core import Conductor
+from bot.replies import Actor
+from storage import Store
+from storage.db import dumps
+from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, say, snapshot
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_sigkill_mid_burst_loses_no_acknowledged_move(tmp_path):
+    db = tmp_path / "crash.db"
+    worker = subprocess.Popen([sys.executable, str(Path(__file__).with_name("crash_worker.py")), str(db)],
+                              stdout=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert worker.stdout is not None
+    acked = 0
+    for line in worker.stdout:
+        if line.startswith("ack "):
+            acked = int(line.split()[1])
+            if acked >= 25:
+                break
+    worker.send_signal(signal.SIGKILL)
+    worker.wait(timeout=30)
+    assert acked >= 25
+
+    async def verify() -> None:
+        store = await Store.open(db)
+        row = (await store.all_games())[0]
+        assert row.version >= acked  # every acknowledged move survived
+        moves = await store.moves(row.id)
+        findings = await check_store(store)  # stored state == seed + move log: nothing half-applied
+        assert [f.kind for f in findings] == ["ok"], findings
+        assert len(moves) > 0
+        await store.close()
+
+    asyncio.run(verify())
+
+
+async def test_simultaneous_clicks_on_one_version_apply_once(tmp_path):
+    path = tmp_path / "race.db"
+    first = Conductor(await Store.open(path), render_images=False, seed_source=lambda: 3)
+    await say(first, ANN, "/game new tiny-towns buildings=first-game")
+    await say(first, BOB, "/game join")
+    await say(first, ANN, "/game start")
+    # separate processes are modelled by separate connections, each with its own in-process lock
+    hosts = [first] + [Conductor(await Store.open(path), render_images=False) for _ in range(7)]
+    resources = ["wood", "wheat", "brick", "glass", "stone", "wood", "wheat", "brick"]
+    replies = await asyncio.gather(*(h.handle(GUILD, CHANNEL, ANN, f"/tt announce {r}")
+                                     for h, r in zip(hosts, resources, strict=True)))
+    assert sum(r.ok for r in replies) == 1
+    for reply in replies:
+        if not reply.ok:
+            assert reply.error in (R.ILLEGAL, R.NOT_YOUR_TURN, R.STALE) and reply.private
+    row = await first.store.open_game(GUILD, CHANNEL)
+    assert len(await first.store.moves(row.id)) == 1
+    # everybody placing at the same time: all are re-validated and applied in order
+    players = [Actor(str(i), f"p{i}") for i in range(4)]
+    await say(first, players[0], "/game new tiny-towns buildings=first-game", channel="c2")
+    for p in players[1:]:
+        await say(first, p, "/game join", channel="c2")
+    await say(first, players[0], "/game start", channel="c2")
+    await say(first, players[0], "/tt announce stone", channel="c2")
+    placed = await asyncio.gather(*(hosts[i + 1].handle(GUILD, "c2", p, "/tt place C3") for i, p in enumerate(players)))
+    assert all(r.ok for r in placed), [r.private for r in placed]
+    row = await first.store.open_game(GUILD, "c2")
+    assert [m.seat for m in await first.store.moves(row.id)].count(0) >= 2
+    assert [f.kind for f in await check_store(first.store)] == ["ok", "ok"]
+    for h in hosts:
+        await h.store.close()
+
+
+WORDS = ["/tt", "/game", "/trains", "place", "build", "announce", "store", "cave", "monument", "done", "A1", "B2",
+         "D4", "E5", "Z9", "wood", "stone", "cottage", "farm", "at", "with", "swap", "to", "undo", "join", "start",
+         "kick", "ann", "bob", "-1", "0", "99", "seed=x", "", "é", "<@1>", "tiny-towns", "new", "abort", "skip"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(commands=st.lists(st.tuples(st.sampled_from([ANN, BOB, Actor("5", "eve")]),
+                                   st.one_of(st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join),
+                                             st.text(max_size=30))), min_size=1, max_size=12))
+def test_random_command_strings_never_crash_and_refusals_change_nothing(commands):
+    async def run() -> None:
+        store = await Store.open(":memory:")
+        host = Conductor(store, render_images=False, seed_source=lambda: 11)
+        await say(host, ANN, "/game new tiny-towns buildings=first-game")
+        await say(host, BOB, "/game join")
+        await say(host, ANN, "/game start")
+        for actor, text in commands:
+            before = await snapshot(store) if await store.open_game(GUILD, CHANNEL) else None
+            reply = await host.handle(GUILD, CHANNEL, actor, text)
+            if not reply.ok and before is not None:
+                assert await snapshot(store) == before, (text, reply.private)
+                assert reply.private
+        await store.close()
+
+    asyncio.run(run())
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(choices=st.lists(st.tuples(st.booleans(), st.integers(0, 10_000)), min_size=5, max_size=60))
+def test_random_legal_and_illegal_move_sequences_keep_state_consistent(choices):
+    import games
+
+    spec = games.get_game("tiny-towns")
+
+    async def run() -> None:
+        store = await Store.open(":memory:")
+        host = Conductor(store, render_images=False, seed_source=lambda: 13)
+        await say(host, ANN, "/game new tiny-towns buildings=first-game")
+        await say(host, BOB, "/game join")
+        await say(host, ANN, "/game start")
+        actors = [ANN, BOB]
+        for legal, pick in choices:
+            row = await store.open_game(GUILD, CHANNEL)
+            if row is None:
+                break
+            seat = pick % 2
+            if legal:
+                moves = spec.legal_moves(row.state, seat)
+                if not moves:
+                    continue
+                text = spec.format(moves[pick % len(moves)])
+            else:
+                text = f"/tt place {'ABCDE'[pick % 5]}{pick % 6}"
+            before = await snapshot(store)
+            reply = await host.handle(GUILD, CHANNEL, actors[seat], text)
+            if legal:
+                assert reply.ok, (text, reply.private)
+            if not reply.ok:
+                assert await snapshot(store) == before
+        findings = await check_store(store)
+        assert all(f.kind == "ok" for f in findings), findings
+        row = (await store.all_games())[0]
+        assert dumps(row.state) == dumps(__import__("json").loads(dumps(row.state)))
+        await store.close()
+
+    asyncio.run(run())
