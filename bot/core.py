@@ -72,8 +72,18 @@ class Conductor:
     # ----- entry point -------------------------------------------------------------------
 
     async def handle(self, guild_id: str, channel_id: str, actor: Actor, text: str,
-                     names: Mapping[str, str] | None = None) -> Reply:
-        """Run one command. ``names`` maps user ids mentioned in the text to display names."""
+                     names: Mapping[str, str] | None = None, expected_version: int | None = None) -> Reply:
+        """Run one command. ``names`` maps user ids mentioned in the text to display names.
+
+        ``expected_version`` comes from a button or menu: if the channel's game has changed
+        since that component was drawn, the click is refused and nothing changes.
+        """
+        if expected_version is not None:
+            row = await self.store.latest_game(guild_id, channel_id)
+            if row is None or row.version != expected_version:
+                return Reply.refuse(R.STALE, "This board is out of date: the game has moved on since these buttons "
+                                             "were posted. Use the latest message or `/game status`.",
+                                    row.id if row else None, row.version if row else None)
         words = text.strip().split()
         if not words or not words[0].startswith("/"):
             return Reply.refuse(R.BAD_COMMAND, "Commands start with a slash, for example `/game new tiny-towns`.")
@@ -86,6 +96,20 @@ class Conductor:
             return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/{group}"{suggest(group, groups)}. '
                                                f"Commands: {', '.join('/' + g for g in groups)}.")
         return await self._move(guild_id, channel_id, actor, spec, text.strip())
+
+    async def legal_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[str]:
+        """Canonical texts of every move ``user_id`` may make right now (for autocomplete and buttons)."""
+        game = await self._channel_game(guild_id, channel_id)
+        if game is None or game.row.status != "active" or game.row.state is None:
+            return []
+        seat = game.seat_of(user_id)
+        if seat is None:
+            return []
+        return [game.spec.format(move) for move in game.spec.legal_moves(game.row.state, seat)]
+
+    async def channel_game(self, guild_id: str, channel_id: str) -> Loaded | None:
+        """The channel's open game (read-only use by front ends)."""
+        return await self._channel_game(guild_id, channel_id)
 
     # ----- loading -----------------------------------------------------------------------
 

@@ -101,3 +101,21 @@ async def test_config_is_moderator_only_and_validated(host):
     assert "3 h" in (await say(host, MOD, "/game config reminder 3")).private
     assert (await say(host, MOD, "/game config modrole <@&77>")).ok
     assert "<@&77>" in (await say(host, MOD, "/game config show")).private
+
+
+async def test_stale_component_click_is_refused_and_changes_nothing(host, store):
+    await started_two_player(host)
+    row = await store.open_game(GUILD, CHANNEL)
+    old_version = row.version
+    assert (await host.handle(GUILD, CHANNEL, ANN, "/tt announce wood", expected_version=old_version)).ok
+    before = await snapshot(store)
+    stale = await host.handle(GUILD, CHANNEL, BOB, "/tt place A1", expected_version=old_version)
+    assert stale.error == R.STALE and "out of date" in stale.private
+    assert await snapshot(store) == before
+
+
+async def test_legal_commands_for_autocomplete(host):
+    await started_two_player(host)
+    assert await host.legal_commands(GUILD, CHANNEL, BOB.user_id) == []
+    commands = await host.legal_commands(GUILD, CHANNEL, ANN.user_id)
+    assert "/tt announce wood" in commands and all(c.startswith("/tt announce ") for c in commands)
