@@ -1,0 +1,80 @@
+"""Engine apply latency per game, and replay of a long transcript through the host core. Prints JSON."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import time
+
+import games
+from bot.core import Conductor
+from bot.replies import Actor
+from bot.transcript import export, parse_transcript, replay
+from games.options import defaults
+from storage import Store
+
+
+def _percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def apply_latency(slug: str, players: int, games_count: int = 5) -> dict[str, float]:
+    spec = games.get_game(slug)
+    samples: list[float] = []
+    for seed in range(games_count):
+        state = spec.setup([f"p{i}" for i in range(players)], defaults(spec.options), seed)
+        for _ in range(5000):
+            status = spec.status(state)
+            if status.finished or not status.to_act:
+                break
+            seat = status.to_act[0]
+            move = spec.bot_move(state, seat, 0)
+            start = time.perf_counter()
+            state, _ = spec.apply(state, seat, move)
+            samples.append((time.perf_counter() - start) * 1000)
+    return {"apply_ms_median": round(statistics.median(samples), 3), "apply_ms_p99": round(_percentile(samples, 0.99), 3),
+            "moves": len(samples)}
+
+
+async def long_transcript() -> str:
+    store = await Store.open(":memory:")
+    host = Conductor(store, render_images=False, seed_source=lambda: 99)
+    names = ["ann", "bob", "cat", "dan"]
+    mod = Actor("mod", "mod", is_moderator=True)
+    await host.handle("g", "c", Actor("ann", "ann"), "/game new tiny-towns monuments=on")
+    for name in names[1:]:
+        await host.handle("g", "c", Actor(name, name), "/game join")
+    await host.handle("g", "c", Actor("ann", "ann"), "/game start")
+    while await store.open_game("g", "c") is not None:
+        await host.handle("g", "c", mod, "/game skip")
+    row = (await store.all_games())[-1]
+    text = export(games.get_game(row.game), row, await store.seats(row.id), await store.moves(row.id))
+    await store.close()
+    return text
+
+
+async def replay_timing() -> dict[str, float]:
+    text = await long_transcript()
+    transcript = parse_transcript(text)
+    start = time.perf_counter()
+    result = await replay(transcript)
+    elapsed = time.perf_counter() - start
+    return {"transcript_lines": len(transcript.lines), "replay_s": round(elapsed, 3),
+            "replay_moves_per_s": round(result.moves / elapsed), "status": result.status}
+
+
+def main() -> None:
+    report: dict[str, object] = {}
+    for slug, players in (("tiny-towns", 4), ("trains", 4)):
+        try:
+            report[f"{slug}_apply"] = apply_latency(slug, players)
+        except Exception as exc:  # a game still under construction must not hide the others' figures
+            report[f"{slug}_apply"] = {"error": repr(exc)}
+    report["tiny_towns_long_transcript"] = asyncio.run(replay_timing())
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
