@@ -12,7 +12,7 @@ import logging
 import secrets
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import games
@@ -22,7 +22,7 @@ from bot.replies import Actor, ImageOut, Reply
 from games.base import Event, GameSpec, IllegalMove, State, Status
 from games.notation import suggest
 from games.options import format_options, parse_options
-from storage import ChannelBusy, GameRow, MoveRecord, SeatRow, StaleVersion, Store
+from storage import ChannelBusy, GameRow, MoveRecord, MoveRow, SeatRow, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +180,8 @@ class Conductor:
             game.row.id, game.row.version, state=new_state,
             status="finished" if after.finished else None, move=record,
         )
-        reply = Reply(game_id=game.row.id, version=version)
+        reply = Reply(game_id=game.row.id, version=version,
+                      hide_command=bool(spec.hidden_move and spec.hidden_move(move)))
         post_board = self._describe(reply, seat, [(seat, events)])
         game = await self._load(await self._reload(game.row.id))
         await self._continue(game, _newly(before, after), reply, post_board)
@@ -476,7 +477,7 @@ class Conductor:
             if not args[0].isdigit() or int(args[0]) < 1:
                 return self._refuse(game, R.BAD_COMMAND, "History takes a number of moves, e.g. `/game history 20`.")
             count = min(int(args[0]), 100)
-        moves = await self.store.moves(game.row.id)
+        moves = self._redacted(game, await self.store.moves(game.row.id), actor)
         lines = [f"#{i} {game.names[m.seat]}: {m.text}" for i, m in enumerate(moves, 1)][-count:]
         return Reply(private="\n".join(lines) or "No moves yet.", game_id=game.row.id, version=game.row.version)
 
@@ -646,8 +647,26 @@ class Conductor:
 
         if game.row.status == "lobby":
             return self._refuse(game, R.NOT_STARTED, "The game has not started; there is nothing to export yet.")
-        text = export(game.spec, game.row, game.seats, await self.store.moves(game.row.id))
+        moves = await self.store.moves(game.row.id)
+        shown = self._redacted(game, moves, actor)
+        text = export(game.spec, game.row, game.seats, shown)
+        if shown != moves:
+            text = ("# Some moves are secret until the game ends and are shown as comments; this export can be "
+                    "replayed once the game is over.\n" + text)
         return Reply(private=text, game_id=game.row.id, version=game.row.version)
+
+    def _redacted(self, game: Loaded, moves: list[MoveRow], actor: Actor) -> list[MoveRow]:
+        """Moves as ``actor`` may see them: others' secret moves become comments until the game ends."""
+        hidden = game.spec.hidden_move
+        if hidden is None or game.row.status == "finished":
+            return moves
+        seat = game.seat_of(actor.user_id)
+        shown = []
+        for move in moves:
+            if move.seat != seat and move.text.strip().lower() != RESIGN and hidden(game.spec.parse(move.text)):
+                move = replace(move, text=f"# {move.text.split()[0]} {move.text.split()[1]} (secret)")
+            shown.append(move)
+        return shown
 
     async def _list(self, guild_id: str) -> Reply:
         lines = []

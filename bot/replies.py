@@ -40,6 +40,9 @@ class Reply:
     game_id: int | None = None
     version: int | None = None
     finished: bool = False
+    # The command itself was secret (e.g. which monument you kept): front ends must answer it
+    # privately and never echo the command text in the channel.
+    hide_command: bool = False
 
     @classmethod
     def refuse(cls, error: str, message: str, game_id: int | None = None,

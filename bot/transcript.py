@@ -218,7 +218,9 @@ def export(spec: GameSpec, row: GameRow, seats: Sequence[SeatRow], moves: Sequen
     options = format_options(row.options, spec.options)
     if options:
         lines.append(f"options: {options}")
-    lines += [f"{names[move.seat]}: {move.text}" for move in moves]
+    # A redacted secret move arrives as "# ..." and stays a comment, so the file still parses.
+    lines += [f"# {names[m.seat]}: {m.text[2:]}" if m.text.startswith("#") else f"{names[m.seat]}: {m.text}"
+              for m in moves]
     if row.status == "finished" and row.state is not None:
         standings = spec.standings(row.state)
         lines.append("standings: " + " ".join(f"{names[s['seat']]}={s['score']}" for s in standings))

@@ -88,6 +88,9 @@ class GameSpec:
     # Optional: plain-text summary of what only ``seat`` may see (hand, secret monument),
     # for /game hand. Without it the host shows the seat's private view as an image only.
     private_summary: Callable[[State, int], str] | None = None
+    # Optional: True for a move whose very text is secret (keeping a monument): the host then
+    # answers its author privately and hides its text from others' history and exports until the end.
+    hidden_move: Callable[[Move], bool] | None = None
 
 
 @dataclass(frozen=True)

@@ -119,3 +119,22 @@ async def test_legal_commands_for_autocomplete(host):
     assert await host.legal_commands(GUILD, CHANNEL, BOB.user_id) == []
     commands = await host.legal_commands(GUILD, CHANNEL, ANN.user_id)
     assert "/tt announce wood" in commands and all(c.startswith("/tt announce ") for c in commands)
+
+
+async def test_a_kept_monument_stays_secret_in_history_and_export(host, store):
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game monuments=on")).ok
+    assert (await say(host, BOB, "/game join")).ok
+    assert (await say(host, ANN, "/game start")).ok
+    row = await store.open_game(GUILD, CHANNEL)
+    import games
+
+    spec = games.get_game("tiny-towns")
+    keep = next(m for m in spec.legal_moves(row.state, 0) if m.get("cmd") == "monument")
+    reply = await say(host, ANN, spec.format(keep))
+    assert reply.ok and reply.hide_command
+    secret = keep["monument"]
+    assert secret not in reply.public
+    for actor in (BOB, MOD):
+        assert secret not in (await say(host, actor, "/game history")).private
+        assert secret not in (await say(host, actor, "/game export")).private
+    assert secret in (await say(host, ANN, "/game history")).private
