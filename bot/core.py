@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
@@ -36,7 +37,7 @@ MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config"}
 DEFAULT_REMINDER_HOURS = 12.0
 LOBBY_EXPIRY_DAYS = 7.0
 MAX_BOT_STEPS = 2000  # a bot-only table would otherwise loop for a whole game in one command
-RETRIES_ON_STALE = 3
+RETRIES_ON_STALE = 10
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,8 @@ class Conductor:
                 try:
                     return await self._apply_and_persist(game, seat, actor, move)
                 except StaleVersion:
-                    continue  # another process wrote first: re-read and re-validate
+                    # Another process wrote first: back off a little, then re-read and re-validate.
+                    await asyncio.sleep(random.uniform(0.001, 0.02))
         return Reply.refuse(R.STALE, "The game changed while your move was processed; please try again.",
                             game.row.id, game.row.version)
 
@@ -721,6 +723,11 @@ class Conductor:
 
     async def fire_due_timers(self) -> list[tuple[str, str, Reply]]:
         """Run every due timer once; returns (guild, channel, reply) to post. Survives restarts (DB)."""
+        return [(guild, channel, reply) for _, guild, channel, reply in await self.fire_due_timer_events()]
+
+    async def fire_due_timer_events(self) -> list[tuple[str, str, str, Reply]]:
+        """Like fire_due_timers, with the timer kind first so a front end can add e.g. moderator
+        buttons to a deadline post: (kind, guild, channel, reply)."""
         out = []
         for timer in await self.store.due_timers(self.clock()):
             if not await self.store.delete_timer(timer.id):
@@ -730,8 +737,46 @@ class Conductor:
                 continue
             reply = await self._fire(timer.kind, await self._load(row))
             if reply is not None:
-                out.append((row.guild_id, row.channel_id, reply))
+                out.append((timer.kind, row.guild_id, row.channel_id, reply))
         return out
+
+    async def replace_with_bot(self, guild_id: str, channel_id: str, actor: Actor, player: str, level: int = 1,
+                               names: Mapping[str, str] | None = None) -> Reply:
+        """A moderator hands a player's seat to the AI (seat kind human -> bot); it moves at once if due.
+
+        ``player`` is a user id, mention or display name, as for /game kick.
+        """
+        if not actor.is_moderator:
+            return Reply.refuse(R.FORBIDDEN, "Only moderators (Manage Channels or the moderator role) can replace "
+                                             "a player with a bot.")
+        game = await self._channel_game(guild_id, channel_id)
+        if game is None:
+            return Reply.refuse(R.NO_GAME, "There is no game in this channel.")
+        async with self._lock(game.row.id):
+            game = await self._load(await self._reload(game.row.id))
+            if game.row.status != "active":
+                return self._refuse(game, R.NOT_STARTED, "Only a game in progress can get a bot player; in the "
+                                                         "lobby use `/game addbot`.")
+            seat = self._find_seat(game, player, names or {})
+            if seat is None:
+                return self._refuse(game, R.BAD_COMMAND, f'No player "{player}" here. Players: '
+                                                         f"{', '.join(game.names)}.")
+            old = game.seats[seat]
+            if old.kind == "bot":
+                return self._refuse(game, R.BAD_COMMAND, f"{old.display_name} is already a bot.")
+            if level not in (0, 1):
+                return self._refuse(game, R.BAD_COMMAND, "Bot level is 0 (random) or 1 (normal).")
+            # The display name stays: it is the player's name inside the game state and the log.
+            seats = [SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level)
+                     if s.seat == seat else s for s in game.seats]
+            try:
+                version = await self.store.set_seats(game.row.id, game.row.version, seats)
+            except StaleVersion:
+                return self._refuse(game, R.STALE, "The game changed meanwhile; please try again.")
+            reply = Reply(public=f"{actor.name} handed {old.display_name}'s seat to a bot (level {level}).",
+                          game_id=game.row.id, version=version)
+            await self._continue(await self._load(await self._reload(game.row.id)), set(), reply, post_board=False)
+            return reply
 
     async def _fire(self, kind: str, game: Loaded) -> Reply | None:
         if kind == "lobby_expiry" and game.row.status == "lobby":

@@ -8,6 +8,7 @@ colour is never the only cue.
 from __future__ import annotations
 
 import io
+import threading
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -102,13 +103,19 @@ def shade(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
     return tuple(round(c * (1 - amount)) for c in colour)  # type: ignore[return-value]
 
 
+# The host renders in worker threads and a FreeType face is not safe to share between
+# threads, so cache misses that touch the font take this lock (hits never do).
+_FONT_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=8192)
 def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
     # FreeType rasterising costs ~70 µs a call; boards repeat the same few strings
     # (letters, building names), so each glyph run is rendered once and then stamped.
-    left, top, right, bottom = font(size).getbbox(text, anchor=anchor)
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor)
+    with _FONT_LOCK:
+        left, top, right, bottom = font(size).getbbox(text, anchor=anchor)
+        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+        ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor)
     return mask, left, top
 
 
@@ -124,7 +131,8 @@ def stamp_text(image: Image.Image, xy: tuple[float, float], text: str, size: int
 
 @lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
-    return font(size).getlength(text)
+    with _FONT_LOCK:
+        return font(size).getlength(text)
 
 
 def fit_lines(text: str, size: int, width: float, max_lines: int = 2) -> tuple[str, ...]:

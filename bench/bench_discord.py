@@ -1,0 +1,149 @@
+"""Command latency through the fake Discord at 1, 20 and 100 concurrent games.
+
+The real bot runs as a subprocess (`python -m bot.cli run`) against tests/discord/fake_discord.py.
+Each game is a two-player Tiny Towns; every game plays the same sequence at the same time:
+announce, place, place (round end: a board image is posted), and `/game board` (a private
+rendered image), for a few rounds. Latency = interaction dispatched -> the bot's answer with its
+content (and image, when there is one) received by the fake Discord; `ack` = dispatched -> the
+deferral. The bot's event-loop stall monitor (CONDUCTOR_STALL_FILE) reports the longest stall.
+
+    python bench/bench_discord.py [--rounds 3] [--levels 1,20,100]
+
+Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import games  # noqa: E402
+from games.options import parse_options  # noqa: E402
+from tests.discord.botproc import BotProcess  # noqa: E402
+from tests.discord.fake_discord import FakeDiscord, InteractionRecord  # noqa: E402
+from tests.discord.helpers import slash_for  # noqa: E402
+
+SPEC = games.get_game("tiny-towns")
+OPTIONS = "buildings=first-game"
+PLAYERS = (FakeDiscord.ANN, FakeDiscord.BOB)
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+class Table:
+    """One game in one channel, mirrored locally (same engine, same seed) to choose legal moves."""
+
+    def __init__(self, fake: FakeDiscord, channel: int, seed: int) -> None:
+        self.fake, self.channel, self.seed = fake, channel, seed
+        self.state = SPEC.setup(["ann", "bob"], parse_options(OPTIONS, SPEC.options), seed)
+        self.samples: list[tuple[str, float, float, bool]] = []  # (kind, ack, answer, image)
+
+    async def command(self, user: int, name: str, options: dict[str, Any] | None = None,
+                      kind: str = "move") -> InteractionRecord:
+        record = await self.fake.slash(user, name, options, channel=self.channel)
+        await record.wait(timeout=60)
+        assert record.callback_at is not None and record.answered_at is not None
+        image = any(m.attachments for m in record.messages)
+        self.samples.append((kind, record.callback_at - record.dispatched_at, record.answered_at -
+                             record.dispatched_at, image))
+        return record
+
+    async def setup(self) -> None:
+        await self.command(PLAYERS[0], "game new", {"game": "tiny-towns", "options": OPTIONS}, "setup")
+        await self.command(PLAYERS[1], "game join", None, "setup")
+        record = await self.command(PLAYERS[0], "game start", {"seed": self.seed}, "setup")
+        await record.settle(quiet=0.05)
+
+    async def play(self, rounds: int) -> None:
+        for _ in range(rounds):
+            for _ in range(3):  # announce, then both place
+                status = SPEC.status(self.state)
+                if status.finished:
+                    return
+                seat = status.to_act[0]
+                move = SPEC.bot_move(self.state, seat, 1)
+                command, options = slash_for(SPEC.format(move))
+                record = await self.command(PLAYERS[seat], command, options)
+                if not record.public:
+                    raise AssertionError(f"move refused: {record.text}")
+                self.state, _ = SPEC.apply(self.state, seat, move)
+            await self.command(PLAYERS[0], "game board", None, "board")
+
+
+async def run_level(fake: FakeDiscord, channels: list[int], rounds: int, stall_file: Path) -> dict[str, Any]:
+    tables = [Table(fake, channel, seed=1000 + i) for i, channel in enumerate(channels)]
+    for start in range(0, len(tables), 20):  # lobbies are not what we measure: open them in batches
+        await asyncio.gather(*(t.setup() for t in tables[start:start + 20]))
+    for table in tables:
+        table.samples.clear()
+    stall_file.with_suffix(".reset").write_text("reset")
+    await asyncio.sleep(0.4)  # let the monitor notice the reset and write a fresh file
+    began = time.perf_counter()
+    await asyncio.gather(*(t.play(rounds) for t in tables))
+    elapsed = time.perf_counter() - began
+    await asyncio.sleep(0.4)
+    stall = json.loads(stall_file.read_text())
+    samples = [s for t in tables for s in t.samples]
+    answers = [s[2] for s in samples]
+    with_image = [s[2] for s in samples if s[3]]
+    ms = 1000.0
+    return {
+        "games": len(tables), "commands": len(samples), "seconds": round(elapsed, 2),
+        "commands_per_s": round(len(samples) / elapsed, 1),
+        "p50_ms": round(percentile(answers, 0.5) * ms, 1), "p99_ms": round(percentile(answers, 0.99) * ms, 1),
+        "with_image": {"count": len(with_image), "p50_ms": round(percentile(with_image, 0.5) * ms, 1),
+                       "p99_ms": round(percentile(with_image, 0.99) * ms, 1)},
+        "ack_p99_ms": round(percentile([s[1] for s in samples], 0.99) * ms, 1),
+        "mean_ms": round(statistics.fmean(answers) * ms, 1) if answers else None,
+        "max_loop_stall_ms": stall["max_stall_ms"], "stalls_over_100ms": stall["stalls_over_100ms"],
+    }
+
+
+async def main(levels: list[int], rounds: int) -> dict[str, Any]:
+    needed = sum(levels)
+    fake = FakeDiscord(extra_channels=needed)
+    await fake.start()
+    workdir = Path(tempfile.mkdtemp(prefix="bench-discord-"))
+    stall_file = workdir / "stall.json"
+    bot = BotProcess(fake, workdir, {"CONDUCTOR_STALL_FILE": str(stall_file), "LOG_LEVEL": "WARNING"})
+    result: dict[str, Any] = {"cpus": os.cpu_count(), "rounds_per_game": rounds, "levels": {}}
+    try:
+        code, out = await bot.cli("sync", "--guild", str(fake.GUILD))
+        if code != 0:
+            raise RuntimeError(out)
+        await bot.start()
+        channels = list(fake.extra_channels)
+        for level in levels:
+            mine, channels = channels[:level], channels[level:]
+            result["levels"][str(level)] = await run_level(fake, mine, rounds, stall_file)
+        result["discord_violations"] = len(fake.violations)
+        result["target"] = {"p99_ms_at_20_games": 250, "max_loop_stall_ms": 100}
+    finally:
+        await bot.stop()
+        await fake.stop()
+    return result
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--levels", default="1,20,100")
+    args = parser.parse_args()
+    print(json.dumps(asyncio.run(main([int(x) for x in args.levels.split(",")], args.rounds))))

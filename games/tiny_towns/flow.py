@@ -1,0 +1,193 @@
+"""Round progression: who names the resource, readiness, town completion, game end."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.rng import Rng
+from games.tiny_towns.content import CATALOGUE, RULES
+from games.tiny_towns.scoring import standings
+from games.tiny_towns.town import empty_cells, has_any_build, has_built, is_active, is_full
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+
+def active_seats(state: State) -> list[int]:
+    return [s for s, town in enumerate(state["towns"]) if is_active(town)]
+
+
+def named_by_other(state: State, seat: int) -> bool:
+    """Factory, Warehouse, Statue and cave react only to a resource named by someone else."""
+    source = state.get("source")
+    if source == "master":
+        return state.get("named_by") != seat
+    return source in ("mayor", "solo")
+
+
+def cycle_step(state: State) -> str:
+    cycle = RULES["town_hall"]["cycle"]
+    return cycle[(state["round"] - 1) % len(cycle)]
+
+
+def next_master_builder(state: State, after: int) -> int | None:
+    """Next seat to the left that may hold the hammer (completed towns and Fort owners skipped)."""
+    towns = state["towns"]
+    n = len(towns)
+    active = active_seats(state)
+    if not active:
+        return None
+    eligible = [s for s in active if not has_built(towns[s], "fort-ironweed")]
+    pool = eligible or active
+    for k in range(1, n + 1):
+        seat = (after + k) % n
+        if seat in pool:
+            return seat
+    return None
+
+
+def _draw_town_hall(state: State, events: list[Event]) -> str:
+    hall = state["town_hall"]
+    if not hall["draw_pile"]:
+        rng = Rng(state["rng"])
+        pile = rng.shuffled(hall["discards"])
+        state["rng"] = rng.state
+        face_down = RULES["town_hall"]["discard_face_down"]
+        hall["discards"] = pile[:face_down]
+        hall["draw_pile"] = pile[face_down:]
+        events.append({"text": f"The resource deck is reshuffled and {face_down} cards are discarded face down.",
+                       "irreversible": True})
+    card = hall["draw_pile"].pop(0)
+    hall["revealed"] = card
+    return card
+
+
+def start_round(state: State, events: list[Event]) -> None:
+    """Open state['round']: reset readiness and name the resource where that is automatic."""
+    for town in state["towns"]:
+        town["placed"] = False
+        town["done"] = False
+        town["skipped"] = False
+    state["resource"] = None
+    state["source"] = None
+    state["named_by"] = None
+    variant = state["variant"]
+    if variant == "standard":
+        state["phase"] = "announce"
+        return
+    if variant == "solo":
+        state["phase"] = "announce"
+        return
+    state["phase"] = "place"
+    if cycle_step(state) == "draw":
+        card = _draw_town_hall(state, events)
+        state["resource"] = card
+        state["source"] = "mayor"
+        mayor = state["players"][state["town_hall"]["mayor"]]
+        events.append({"text": f"Round {state['round']}: the Mayor ({mayor}) draws {card}.", "irreversible": True})
+    else:
+        state["source"] = "free"
+        events.append({"text": f"Round {state['round']}: free choice, everyone places a resource of their choice."})
+        active = active_seats(state)
+        for seat in active:
+            town = state["towns"][seat]
+            if len(active) > 1 and has_built(town, "fort-ironweed"):
+                town["placed"] = True
+                town["skipped"] = True
+                events.append({"text": f"{state['players'][seat]} (Fort Ironweed) takes no resource this round."})
+        for seat in active:
+            maybe_auto_done(state, seat, events)
+        check_round_end(state, events)
+
+
+def claimable(town: dict[str, Any]) -> bool:
+    return bool(town.get("pending_claims")) and bool(empty_cells(town["cells"]))
+
+
+def complete_town(state: State, seat: int, events: list[Event]) -> None:
+    town = state["towns"][seat]
+    town["complete"] = True
+    town["completed_round"] = state["round"]
+    town["pending_claims"] = []
+    events.append({"text": f"{state['players'][seat]}'s town is complete."})
+
+
+def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
+    town = state["towns"][seat]
+    town["done"] = True
+    if town.get("pending_claims"):
+        lapsed = ", ".join(CATALOGUE[s]["name"] for s in town["pending_claims"])
+        events.append({"text": f"{state['players'][seat]} has no empty square: the claim on {lapsed} lapses."})
+        town["pending_claims"] = []
+    if is_full(town["cells"]):
+        complete_town(state, seat, events)
+    elif auto:
+        text = "You cannot build anything now: you are done for this round."
+        events.append({"private": {"seat": seat, "text": text}})
+
+
+def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
+    """A player who has placed and has nothing possible left to do is done automatically."""
+    town = state["towns"][seat]
+    if not is_active(town) or not town["placed"] or town["done"]:
+        return
+    if claimable(town) or has_any_build(state, seat):
+        return
+    mark_done(state, seat, events, auto=True)
+
+
+def after_claim(state: State, seat: int, events: list[Event]) -> None:
+    town = state["towns"][seat]
+    if town["done"]:
+        if is_full(town["cells"]):
+            complete_town(state, seat, events)
+    else:
+        maybe_auto_done(state, seat, events)
+
+
+def round_over(state: State) -> bool:
+    if state["phase"] != "place":
+        return False
+    return all(state["towns"][s]["done"] and not claimable(state["towns"][s]) for s in active_seats(state))
+
+
+def check_round_end(state: State, events: list[Event]) -> None:
+    if not round_over(state):
+        return
+    for seat in active_seats(state):  # claims nobody can use any more
+        state["towns"][seat]["pending_claims"] = []
+    if state["town_hall"] and state["town_hall"]["revealed"]:
+        state["town_hall"]["discards"].append(state["town_hall"]["revealed"])
+        state["town_hall"]["revealed"] = None
+    if not active_seats(state):
+        finish(state, events)
+        return
+    events.append({"text": f"Round {state['round']} is over.", "post_board": True})
+    state["round"] += 1
+    if state["variant"] == "standard":
+        previous = state["master_builder"]
+        state["master_builder"] = next_master_builder(state, previous if previous is not None else -1)
+    start_round(state, events)
+
+
+def finish(state: State, events: list[Event]) -> None:
+    state["phase"] = "finished"
+    state["resource"] = None
+    state["source"] = None
+    table = standings(state)
+    winners = [row["player"] for row in table if row["rank"] == 1]
+    scores = ", ".join(f"{row['player']} {row['score']}" for row in table)
+    title = f" ({table[0]['title']})" if "title" in table[0] else ""
+    events.append({"text": f"Game over. Winner: {' and '.join(winners)}{title}. Scores: {scores}.",
+                   "post_board": True})
+
+
+def begin_play(state: State, events: list[Event]) -> None:
+    """After setup (or the monuments phase): hand out the hammer and open round 1."""
+    if state["variant"] == "standard":
+        start = RULES["start_master_builder"]
+        state["master_builder"] = next_master_builder(state, (start - 1) % len(state["towns"]))
+    if not active_seats(state):
+        finish(state, events)
+        return
+    start_round(state, events)

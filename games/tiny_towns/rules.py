@@ -1,0 +1,474 @@
+"""Tiny Towns rules: setup, legal moves, applying moves, status and resigning.
+
+Every handler works on a private copy of the state and raises IllegalMove before returning,
+so a rejected move never changes anything the caller holds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import IllegalMove, Status
+from games.tiny_towns import flow
+from games.tiny_towns.builds import apply_build, build_moves
+from games.tiny_towns.content import CATALOGUE, RESOURCES, RULES
+from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
+from games.tiny_towns.scoring import standings
+from games.tiny_towns.setup import setup_state
+from games.tiny_towns.town import (
+    bank_resources,
+    describe,
+    empty_cells,
+    factory_resources,
+    has_built,
+    is_active,
+    new_building,
+)
+
+State = dict[str, Any]
+Move = dict[str, Any]
+Event = dict[str, Any]
+
+
+def copy_state(state: State) -> State:
+    return json.loads(json.dumps(state))
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
+    state = setup_state(players, options, seed)
+    if state["phase"] != "monuments":
+        flow.begin_play(state, [])
+    return state
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _name(state: State, seat: int) -> str:
+    return state["players"][seat]
+
+
+def _cell(move: Move, key: str = "cell") -> int:
+    value = move.get(key)
+    if not isinstance(value, str) or value.upper() not in CELL_INDEX:
+        raise IllegalMove(f"{value!r} is not a square: use A1 to D4 (column letter, then row number).")
+    return CELL_INDEX[value.upper()]
+
+
+def _resource(value: Any) -> str:
+    if value not in RESOURCES:
+        raise IllegalMove(f"{value!r} is not a resource: choose {', '.join(RESOURCES)}.")
+    return str(value)
+
+
+def _require_town_in_play(state: State, seat: int) -> dict[str, Any]:
+    if state["phase"] == "finished":
+        raise IllegalMove("The game is over.")
+    if not 0 <= seat < len(state["towns"]):
+        raise IllegalMove("You are not playing in this game.")
+    town = state["towns"][seat]
+    if town["resigned"]:
+        raise IllegalMove("You have left this game.")
+    if town["complete"]:
+        raise IllegalMove("Your town is complete: you have nothing more to do this game.")
+    return town
+
+
+def _waiting_phase_error(state: State) -> IllegalMove:
+    if state["phase"] == "monuments":
+        return IllegalMove("First every player keeps one of their two monuments: /tt monument <name>.")
+    if state["phase"] == "announce":
+        if state["variant"] == "solo":
+            return IllegalMove("First pick one of the revealed resources: /tt announce <resource>.")
+        mb = state["master_builder"]
+        return IllegalMove(f"Wait for the Master Builder ({_name(state, mb)}) to name a resource.")
+    return IllegalMove("That is not possible now.")
+
+
+def _require_place_phase(state: State) -> None:
+    if state["phase"] != "place":
+        raise _waiting_phase_error(state)
+
+
+# ---------------------------------------------------------------- handlers
+
+
+def _monument(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _require_town_in_play(state, seat)
+    if state["phase"] != "monuments":
+        raise IllegalMove("Monuments were chosen at the start of the game.")
+    options = town.get("monument_options") or []
+    if town.get("monument"):
+        raise IllegalMove(f"You already keep {CATALOGUE[town['monument']]['name']}.")
+    slug = move.get("monument")
+    if slug not in options:
+        names = " or ".join(f"{s} ({CATALOGUE[s]['name']})" for s in options)
+        shown = CATALOGUE[slug]["name"] if slug in CATALOGUE else repr(slug)
+        raise IllegalMove(f"{shown} is not one of your monuments: keep {names}.")
+    town["monument"] = slug
+    events.append({"text": f"{_name(state, seat)} has chosen a monument."})
+    events.append({"private": {"seat": seat, "text": f"You keep {CATALOGUE[slug]['name']}."}})
+    waiting = [t for t in state["towns"] if not t["resigned"] and t.get("monument_options") and not t["monument"]]
+    if not waiting:
+        flow.begin_play(state, events)
+
+
+def _announce(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _require_town_in_play(state, seat)
+    if state["phase"] != "announce":
+        if state["phase"] == "place":
+            shown = state["resource"] or "free choice"
+            raise IllegalMove(f"This round's resource is already named ({shown}).")
+        raise _waiting_phase_error(state)
+    resource = _resource(move.get("resource"))
+    if state["variant"] == "solo":
+        revealed = state["solo"]["revealed"]
+        if resource not in revealed:
+            raise IllegalMove(f"Pick one of the revealed resources: {', '.join(revealed)}.")
+        index = revealed.index(resource)
+        state["solo"]["deck"].append(resource)
+        revealed[index] = state["solo"]["deck"].pop(0)
+        state["source"] = "solo"
+        events.append({"text": f"{_name(state, seat)} picks {resource}; {revealed[index]} is revealed.",
+                       "irreversible": True})
+    else:
+        mb = state["master_builder"]
+        if seat != mb:
+            raise IllegalMove(f"Only the Master Builder ({_name(state, mb)}) names the resource this round.")
+        banked = bank_resources(town["cells"])
+        if resource in banked and len(banked) < len(RESOURCES):
+            allowed = [r for r in RESOURCES if r not in banked]
+            raise IllegalMove(f"Your Bank holds {resource}, so you may not name it. Choose {', '.join(allowed)}.")
+        town["times_master_builder"] += 1
+        state["source"] = "master"
+        events.append({"text": f"{_name(state, seat)} names {resource}."})
+    state["resource"] = resource
+    state["named_by"] = seat
+    state["phase"] = "place"
+
+
+def _before_placing(state: State, seat: int) -> dict[str, Any]:
+    town = _require_town_in_play(state, seat)
+    _require_place_phase(state)
+    if town["placed"]:
+        what = "took no resource" if town["skipped"] else "have already placed"
+        raise IllegalMove(f"You {what} this round; build with /tt build or finish with /tt done.")
+    return town
+
+
+def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _before_placing(state, seat)
+    cell = _cell(move)
+    wanted = move.get("resource")
+    if wanted is not None:
+        wanted = _resource(wanted)
+    named = state["resource"]
+    other = flow.named_by_other(state, seat)
+    if state["source"] == "free":
+        if wanted is None:
+            example = f"/tt place {CELL_NAMES[cell]} wood"
+            raise IllegalMove(f"This is a free-choice round: say which resource, e.g. {example}.")
+        banked = bank_resources(town["cells"])
+        if wanted in banked and len(banked) < len(RESOURCES):
+            raise IllegalMove(f"Your Bank holds {wanted}, so you may not choose it.")
+        resource = wanted
+    elif wanted is None or wanted == named:
+        resource = named
+    else:
+        if not other or named not in factory_resources(town["cells"]):
+            raise IllegalMove(
+                f"This round's resource is {named}. You may place another resource only when one of your "
+                f"Factories holds {named} and another player named it."
+            )
+        resource = wanted
+    content = town["cells"][cell]
+    if content is None:
+        town["cells"][cell] = {"resource": resource}
+        events.append({"text": f"{_name(state, seat)} places {resource} on {CELL_NAMES[cell]}."})
+    elif (
+        content.get("building") == "cottage"
+        and has_built(town, "statue-of-the-bondmaker")
+        and other
+        and state["source"] != "free"
+    ):
+        if content.get("bond"):
+            raise IllegalMove(f"The Cottage on {CELL_NAMES[cell]} already holds a Statue of the Bondmaker cube.")
+        content["bond"] = [resource]
+        events.append({"text": f"{_name(state, seat)} puts {resource} on the Cottage on {CELL_NAMES[cell]} "
+                               "(Statue of the Bondmaker)."})
+    else:
+        free = ", ".join(CELL_NAMES[i] for i in empty_cells(town["cells"])) or "none"
+        raise IllegalMove(f"{CELL_NAMES[cell]} already holds {describe(content)}. Empty squares: {free}.")
+    town["placed"] = True
+    flow.maybe_auto_done(state, seat, events)
+
+
+def _store(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _before_placing(state, seat)
+    cell = _cell(move)
+    if state["source"] == "free" or not flow.named_by_other(state, seat):
+        raise IllegalMove("A Warehouse only takes a resource named by another player.")
+    content = town["cells"][cell]
+    if not content or content.get("building") != "warehouse":
+        raise IllegalMove(f"{CELL_NAMES[cell]} holds {describe(content)}, not one of your Warehouses.")
+    resource = state["resource"]
+    stored = content["stored"]
+    capacity = CATALOGUE["warehouse"]["capacity"]
+    swap = move.get("swap")
+    if swap is None:
+        if len(stored) >= capacity:
+            example = f"/tt store {CELL_NAMES[cell]} swap {stored[0]} to <empty square>"
+            raise IllegalMove(
+                f"The Warehouse on {CELL_NAMES[cell]} is full ({capacity} cubes); swap instead: {example}."
+            )
+        stored.append(resource)
+        events.append({"text": f"{_name(state, seat)} stores {resource} on the Warehouse on {CELL_NAMES[cell]}."})
+    else:
+        swap = _resource(swap)
+        if swap not in stored:
+            raise IllegalMove(f"The Warehouse on {CELL_NAMES[cell]} holds {', '.join(stored) or 'nothing'}, "
+                              f"not {swap}.")
+        target = _cell(move, "to")
+        if town["cells"][target] is not None:
+            raise IllegalMove(f"{CELL_NAMES[target]} already holds {describe(town['cells'][target])}.")
+        stored.remove(swap)
+        stored.append(resource)
+        town["cells"][target] = {"resource": swap}
+        events.append({"text": f"{_name(state, seat)} stores {resource} on the Warehouse on {CELL_NAMES[cell]} "
+                               f"and moves its {swap} to {CELL_NAMES[target]}."})
+    town["placed"] = True
+    flow.maybe_auto_done(state, seat, events)
+
+
+def _cave(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _before_placing(state, seat)
+    if not state["cave_rule"]:
+        raise IllegalMove("The cave rule is not used in this game (setup option cave=on).")
+    if state["source"] not in ("master", "mayor") or not flow.named_by_other(state, seat):
+        raise IllegalMove("The cave only takes a resource named by another player.")
+    limit = RULES["cave"]["max_uses"]
+    if town["cave_used"] >= limit:
+        raise IllegalMove(f"You have already used the cave {limit} times.")
+    town["cave_used"] += 1
+    town["cave"].append(state["resource"])
+    town["placed"] = True
+    events.append({"text": f"{_name(state, seat)} puts {state['resource']} in the cave "
+                           f"({town['cave_used']} of {limit})."})
+    flow.maybe_auto_done(state, seat, events)
+
+
+def _after_placing(state: State, seat: int) -> dict[str, Any]:
+    town = _require_town_in_play(state, seat)
+    _require_place_phase(state)
+    if not town["placed"]:
+        raise IllegalMove("Place this round's resource first: /tt place <square>.")
+    return town
+
+
+def _build(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _after_placing(state, seat)
+    if town["done"]:
+        raise IllegalMove("You said you are done this round; build again next round.")
+    apply_build(state, seat, move, events)
+    flow.maybe_auto_done(state, seat, events)
+
+
+def _claim(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    town = _after_placing(state, seat)
+    slug = move.get("building")
+    pending = town.get("pending_claims") or []
+    if slug not in pending:
+        if not pending:
+            raise IllegalMove("You have no Opaleye's Watch claim to use now.")
+        names = ", ".join(pending)
+        raise IllegalMove(f"You may claim {names}, not {slug}.")
+    cell = _cell(move)
+    if town["cells"][cell] is not None:
+        raise IllegalMove(f"{CELL_NAMES[cell]} already holds {describe(town['cells'][cell])}; "
+                          "a claimed building goes on an empty square.")
+    town["cells"][cell] = new_building(slug)
+    pending.remove(slug)
+    town["aside"].remove(slug)
+    events.append({"text": f"{_name(state, seat)} takes a {CATALOGUE[slug]['name']} from Opaleye's Watch "
+                           f"onto {CELL_NAMES[cell]}."})
+    flow.after_claim(state, seat, events)
+
+
+def _done(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    if state["phase"] == "place" and 0 <= seat < len(state["towns"]):
+        town = state["towns"][seat]
+        if town["placed"] and (town["done"] or town["complete"]) and not flow.claimable(town):
+            events.append({"private": {"seat": seat, "text": "You are already done this round."}})
+            return
+    town = _after_placing(state, seat)
+    if flow.claimable(town):
+        raise IllegalMove("First take your Opaleye's Watch building: /tt claim <building> <square> "
+                          f"({', '.join(town['pending_claims'])}).")
+    events.append({"text": f"{_name(state, seat)} is done."})
+    flow.mark_done(state, seat, events, auto=False)
+
+
+_HANDLERS = {
+    "monument": _monument,
+    "announce": _announce,
+    "place": _place,
+    "store": _store,
+    "cave": _cave,
+    "build": _build,
+    "claim": _claim,
+    "done": _done,
+}
+
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    if not isinstance(move, Mapping):
+        raise IllegalMove("A move must be a command such as /tt place B2.")
+    handler = _HANDLERS.get(move.get("cmd"))  # type: ignore[arg-type]
+    if handler is None:
+        raise IllegalMove(f"Unknown command {move.get('cmd')!r}: use {', '.join(_HANDLERS)}.")
+    new = copy_state(state)
+    events: list[Event] = []
+    handler(new, seat, dict(move), events)
+    flow.check_round_end(new, events)
+    return new, events
+
+
+# ---------------------------------------------------------------- enumeration
+
+
+def place_moves(state: State, seat: int) -> list[Move]:
+    town = state["towns"][seat]
+    cells = town["cells"]
+    empties = empty_cells(cells)
+    moves: list[Move] = []
+    if state["source"] == "free":
+        banked = bank_resources(cells)
+        allowed = [r for r in RESOURCES if r not in banked] if len(banked) < len(RESOURCES) else list(RESOURCES)
+        for i in empties:
+            moves.extend({"cmd": "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
+        return moves
+    named = state["resource"]
+    other = flow.named_by_other(state, seat)
+    substitutes = [r for r in RESOURCES if r != named] if other and named in factory_resources(cells) else []
+    for i in empties:
+        moves.append({"cmd": "place", "cell": CELL_NAMES[i]})
+        moves.extend({"cmd": "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
+    if not other:
+        return moves
+    if has_built(town, "statue-of-the-bondmaker"):
+        for i, cell in enumerate(cells):
+            if cell and cell.get("building") == "cottage" and not cell.get("bond"):
+                moves.append({"cmd": "place", "cell": CELL_NAMES[i]})
+    capacity = CATALOGUE["warehouse"]["capacity"]
+    for i, cell in enumerate(cells):
+        if cell and cell.get("building") == "warehouse":
+            if len(cell["stored"]) < capacity:
+                moves.append({"cmd": "store", "cell": CELL_NAMES[i]})
+            for kind in sorted(set(cell["stored"]), key=RESOURCES.index):
+                moves.extend({"cmd": "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]}
+                             for j in empties)
+    if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
+        moves.append({"cmd": "cave"})
+    return moves
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state["phase"] == "finished" or not 0 <= seat < len(state["towns"]):
+        return []
+    town = state["towns"][seat]
+    if not is_active(town):
+        return []
+    phase = state["phase"]
+    if phase == "monuments":
+        if town.get("monument_options") and not town.get("monument"):
+            return [{"cmd": "monument", "monument": slug} for slug in town["monument_options"]]
+        return []
+    if phase == "announce":
+        if state["variant"] == "solo":
+            return [{"cmd": "announce", "resource": r} for r in RESOURCES if r in state["solo"]["revealed"]]
+        if seat != state["master_builder"]:
+            return []
+        banked = bank_resources(town["cells"])
+        allowed = [r for r in RESOURCES if r not in banked] if len(banked) < len(RESOURCES) else list(RESOURCES)
+        return [{"cmd": "announce", "resource": r} for r in allowed]
+    if not town["placed"]:
+        return place_moves(state, seat)
+    moves: list[Move] = []
+    if flow.claimable(town):
+        for slug in town["pending_claims"]:
+            moves.extend({"cmd": "claim", "building": slug, "cell": CELL_NAMES[i]} for i in empty_cells(town["cells"]))
+    if not town["done"]:
+        moves.extend(build_moves(state, seat))
+        if not flow.claimable(town):
+            moves.append({"cmd": "done"})
+    return moves
+
+
+# ---------------------------------------------------------------- status / resign
+
+
+def _waiting(state: State) -> tuple[int, ...]:
+    phase = state["phase"]
+    towns = state["towns"]
+    if phase == "monuments":
+        return tuple(
+            s for s in flow.active_seats(state) if towns[s].get("monument_options") and not towns[s]["monument"]
+        )
+    if phase == "announce":
+        if state["variant"] == "solo":
+            return (0,)
+        mb = state["master_builder"]
+        return (mb,) if mb is not None else ()
+    if phase == "place":
+        return tuple(s for s in flow.active_seats(state) if not towns[s]["done"] or flow.claimable(towns[s]))
+    return ()
+
+
+def status(state: State) -> Status:
+    phase = state["phase"]
+    if phase == "finished":
+        table = standings(state)
+        winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
+        return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
+    to_act = _waiting(state)
+    names = ", ".join(_name(state, s) for s in to_act)
+    if phase == "monuments":
+        summary = f"waiting for: {names} (choose a monument)"
+    elif phase == "announce":
+        verb = "pick a resource" if state["variant"] == "solo" else "name a resource"
+        summary = f"{names} to {verb}"
+    else:
+        shown = state["resource"] or "free choice"
+        summary = f"round {state['round']} ({shown}): waiting for: {names}"
+    return Status(to_act, False, summary)
+
+
+def resign(state: State, seat: int) -> tuple[State, list[Event]]:
+    if state["phase"] == "finished":
+        raise IllegalMove("The game is over.")
+    if not 0 <= seat < len(state["towns"]):
+        raise IllegalMove("You are not playing in this game.")
+    new = copy_state(state)
+    town = new["towns"][seat]
+    if town["resigned"]:
+        raise IllegalMove("You have already left this game.")
+    town["resigned"] = True
+    town["pending_claims"] = []
+    events: list[Event] = [{"text": f"{_name(new, seat)} leaves the game."}]
+    if not flow.active_seats(new):
+        if new["town_hall"] and new["town_hall"]["revealed"]:
+            new["town_hall"]["discards"].append(new["town_hall"]["revealed"])
+            new["town_hall"]["revealed"] = None
+        flow.finish(new, events)
+        return new, events
+    if new["phase"] == "monuments":
+        waiting = [t for t in new["towns"] if not t["resigned"] and t.get("monument_options") and not t["monument"]]
+        if not waiting:
+            flow.begin_play(new, events)
+    elif new["phase"] == "announce" and new["variant"] == "standard" and new["master_builder"] == seat:
+        new["master_builder"] = flow.next_master_builder(new, seat)
+        events.append({"text": f"The hammer passes to {_name(new, new['master_builder'])}."})
+    flow.check_round_end(new, events)
+    return new, events

@@ -1,0 +1,171 @@
+"""Questions about one town's board: what is where, what could be built, where it may go."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES
+from games.tiny_towns.patterns import BY_MASK, CELL_NAMES, CELLS, PLACEMENTS, could_match, matches
+
+State = dict[str, Any]
+Town = dict[str, Any]
+
+
+def letters(cells: list[Any]) -> list[str]:
+    """Per square: the cube's resource letter, '*' for a Trading Post, '' otherwise."""
+    out = []
+    for cell in cells:
+        if not cell:
+            out.append("")
+        elif "resource" in cell:
+            out.append(LETTER[cell["resource"]])
+        elif cell.get("building") == "trading-post":
+            out.append("*")
+        else:
+            out.append("")
+    return out
+
+
+def empty_cells(cells: list[Any]) -> list[int]:
+    return [i for i, cell in enumerate(cells) if cell is None]
+
+
+def is_full(cells: list[Any]) -> bool:
+    return all(cell is not None for cell in cells)
+
+
+def describe(cell: Any) -> str:
+    """Player-facing description of what occupies a square."""
+    if cell is None:
+        return "nothing"
+    if "resource" in cell:
+        return f"a {cell['resource']} cube"
+    return f"a {CATALOGUE[cell['building']]['name']}"
+
+
+def is_active(town: Town) -> bool:
+    return not town.get("complete") and not town.get("resigned")
+
+
+def has_built(town: Town, monument: str) -> bool:
+    return bool(town.get("monument_built")) and town.get("monument") == monument
+
+
+def bank_resources(cells: list[Any]) -> set[str]:
+    return {c["holds"] for c in cells if c and c.get("building") == "bank" and c.get("holds")}
+
+
+def factory_resources(cells: list[Any]) -> set[str]:
+    return {c["holds"] for c in cells if c and c.get("building") == "factory" and c.get("holds")}
+
+
+def new_building(slug: str, monument: bool = False, holds: str | None = None) -> dict[str, Any]:
+    """A fresh building entry for a square (Factory/Bank hold a resource, Warehouse stores cubes)."""
+    entry: dict[str, Any] = {"building": slug}
+    ability = CATALOGUE[slug].get("ability")
+    if ability in ("factory", "bank"):
+        entry["holds"] = holds
+    elif ability == "warehouse":
+        entry["stored"] = []
+    if monument:
+        entry["monument"] = True
+    return entry
+
+
+def available_buildings(state: State, seat: int) -> list[str]:
+    """Types this seat may build now: the buildings in play plus its own unbuilt monument."""
+    town = state["towns"][seat]
+    out = list(state["buildings"])
+    if town.get("monument") and not town.get("monument_built") and state["phase"] != "monuments":
+        out.append(town["monument"])
+    return out
+
+
+def with_choices(state: State, seat: int, slug: str) -> list[str | None]:
+    """Resources a Factory or Bank may hold when built ([None] for other buildings; [] = cannot build)."""
+    ability = CATALOGUE[slug].get("ability")
+    if ability == "factory":
+        return list(RESOURCES)
+    if ability == "bank":
+        held = bank_resources(state["towns"][seat]["cells"])
+        return [r for r in RESOURCES if r not in held]
+    return [None]
+
+
+def places_anywhere(town: Town, slug: str, round_no: int) -> bool:
+    """A Shed always, and every building from the round after its owner's Obelisk (building
+    effects start once the round's building is over), may go on any empty square."""
+    if CATALOGUE[slug].get("place_anywhere"):
+        return True
+    return has_built(town, "obelisk-of-the-crescent") and (town.get("monument_round") or 0) < round_no
+
+
+def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None = None) -> list[int]:
+    """Distinct square sets (bitmasks) where this building's pattern can be built now."""
+    cells = state["towns"][seat]["cells"]
+    marks = marks if marks is not None else letters(cells)
+    counts: dict[str, int] = {}
+    wild = 0
+    for mark in marks:
+        if mark == "*":
+            wild += 1
+        elif mark:
+            counts[mark] = counts.get(mark, 0) + 1
+    if not could_match(slug, counts, wild):
+        return []
+    seen: list[int] = []
+    for placement in PLACEMENTS[slug]:
+        if placement.mask not in seen and matches(placement, marks):
+            seen.append(placement.mask)
+    return seen
+
+
+def mask_matches(state: State, seat: int, slug: str, mask: int) -> bool:
+    marks = letters(state["towns"][seat]["cells"])
+    return any(matches(p, marks) for p in BY_MASK[slug].get(mask, []))
+
+
+def mask_cells(mask: int) -> list[int]:
+    return [i for i in range(CELLS) if mask >> i & 1]
+
+
+def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int) -> list[int]:
+    """Squares the new building may go on: freed squares (Trading Posts stay), or any empty one."""
+    freed = [i for i in mask_cells(mask) if marks[i] != "*"]
+    if places_anywhere(town, slug, round_no):
+        empties = set(empty_cells(town["cells"])) | set(freed)
+        return sorted(empties)
+    return freed
+
+
+def has_any_build(state: State, seat: int) -> bool:
+    """Fast check used for 'done automatically': is any build possible right now?"""
+    town = state["towns"][seat]
+    marks = letters(town["cells"])
+    if not any(marks):
+        return False
+    for slug in available_buildings(state, seat):
+        if not with_choices(state, seat, slug):
+            continue
+        if matching_masks(state, seat, slug, marks):
+            return True
+    return False
+
+
+def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:
+    """(building, square mask, allowed 'at' squares, allowed 'with' resources) for every possible build."""
+    town = state["towns"][seat]
+    marks = letters(town["cells"])
+    if not any(marks):
+        return
+    for slug in available_buildings(state, seat):
+        withs = with_choices(state, seat, slug)
+        if not withs:
+            continue
+        for mask in matching_masks(state, seat, slug, marks):
+            yield slug, mask, at_choices(town, slug, mask, marks, state["round"]), withs
+
+
+def cell_names(indices: list[int]) -> list[str]:
+    return [CELL_NAMES[i] for i in sorted(indices)]

@@ -1,0 +1,158 @@
+"""The map side of the rules: rail costs, where a player may lay, stations.
+
+Functions here read or change the board part of a (copied) state; card effects in
+effects.py call them, so every surcharge rule lives in exactly one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from games.base import IllegalMove
+from games.trains.content import MAPS, RULES, GameMap
+from games.trains.deck import gain_waste
+
+State = dict[str, Any]
+
+
+def game_map(state: State) -> GameMap:
+    return MAPS[state["map"]]
+
+
+def own_hexes(state: State, seat: int) -> list[str]:
+    return [h for h, seats in state["rails"].items() if seat in seats]
+
+
+def frontier(state: State, seat: int) -> list[str]:
+    """Land hexes adjacent (across no barrier) to one of the seat's rails, without its own rail."""
+    gmap = game_map(state)
+    rails = state["rails"]
+    found: set[str] = set()
+    for h, seats in rails.items():
+        if seat in seats:
+            found.update(gmap.neighbours[h])
+    return [h for h in sorted(found) if seat not in rails.get(h, ())]
+
+
+def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) -> tuple[int, int]:
+    """(extra money, Waste gained) for laying on ``hexname`` before any Signal Box discount."""
+    gmap = game_map(state)
+    table = RULES["surcharge"]
+    waived = set(waive) | set(state["turn"]["waive"])
+    terrain = gmap.terrain[hexname]
+    money = 0
+    if terrain == "river" and "river" not in waived:
+        money += table["river"]
+    elif terrain == "mountain" and "mountain" not in waived:
+        money += table["mountain"]
+    elif terrain == "city" and "city" not in waived:
+        money += table["city_base"] + table["city_per_station"] * state["stations"].get(hexname, 0)
+    elif terrain == "remote" and "remote" not in waived:
+        money += gmap.remotes[hexname].value
+    others = sum(1 for s in state["rails"].get(hexname, ()) if s != seat)
+    if others and "rails" not in waived:
+        money += table["per_other_rail"] * others
+    waste = 0
+    if others:
+        waste = others if RULES["share_waste"] == "per_token" else 1
+    return money, waste
+
+
+def rail_cost(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> int:
+    if free:
+        return 0
+    money, _ = surcharge(state, seat, hexname, waive)
+    return max(0, money - state["turn"]["discount"])
+
+
+def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
+    """Why the seat cannot lay a rail on ``hexname`` now ('' when it can)."""
+    gmap = game_map(state)
+    terrain = gmap.terrain.get(hexname)
+    if terrain is None:
+        return f"{hexname} is not on the {gmap.name} map."
+    if terrain == "sea":
+        return f"{hexname} is sea; rails cannot be laid there."
+    player = state["players"][seat]
+    if player["rails_left"] <= 0:
+        return "You have no rail tokens left."
+    if seat in state["rails"].get(hexname, ()):
+        return f"You already have a rail on {hexname}."
+    if not any(seat in state["rails"].get(n, ()) for n in gmap.neighbours[hexname]):
+        return f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)."
+    cost = rail_cost(state, seat, hexname, waive, free)
+    if cost > state["turn"]["money"]:
+        return f"A rail on {hexname} costs {cost} extra money; you have {state['turn']['money']}."
+    return ""
+
+
+def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
+    """Lay one rail (paying its surcharge and taking sharing Waste); returns a short description."""
+    problem = rail_problem(state, seat, hexname, waive, free)
+    if problem:
+        raise IllegalMove(problem)
+    cost = rail_cost(state, seat, hexname, waive, free)
+    _, waste = surcharge(state, seat, hexname, waive)
+    turn = state["turn"]
+    turn["money"] -= cost
+    turn["discount"] = 0
+    turn["rails_laid"] += 1
+    state["rails"].setdefault(hexname, []).append(seat)
+    state["players"][seat]["rails_left"] -= 1
+    text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
+    if waste:
+        got = gain_waste(state, seat, waste)
+        if got:
+            text += f", {got} Waste for sharing"
+    return text
+
+
+def station_problem(state: State, hexname: str) -> str:
+    gmap = game_map(state)
+    if hexname not in gmap.terrain:
+        return f"{hexname} is not on the {gmap.name} map."
+    city = gmap.cities.get(hexname)
+    if city is None:
+        return f"{hexname} is not a city; stations go on cities."
+    if state["stations_left"] <= 0:
+        return "All station tokens are on the board."
+    if state["stations"].get(hexname, 0) >= city.value:
+        return f"{city.name} ({hexname}) has no free station slot."
+    return ""
+
+
+def place_station(state: State, hexname: str) -> str:
+    problem = station_problem(state, hexname)
+    if problem:
+        raise IllegalMove(problem)
+    state["stations"][hexname] = state["stations"].get(hexname, 0) + 1
+    state["stations_left"] -= 1
+    return f"station in {game_map(state).cities[hexname].name} ({hexname})"
+
+
+def station_hexes(state: State) -> list[str]:
+    """Cities with a free slot, in map order."""
+    if state["stations_left"] <= 0:
+        return []
+    gmap = game_map(state)
+    return [h for h, c in gmap.cities.items() if state["stations"].get(h, 0) < c.value]
+
+
+def start_problem(state: State, seat: int, hexname: str) -> str:
+    gmap = game_map(state)
+    terrain = gmap.terrain.get(hexname)
+    if terrain is None:
+        return f"{hexname} is not on the {gmap.name} map."
+    if terrain == "sea":
+        return f"{hexname} is sea; start on land."
+    if terrain == "remote":
+        return f"{hexname} is a remote location; starting rails cannot go there."
+    if state["rails"].get(hexname):
+        return f"Another player started on {hexname}."
+    return ""
+
+
+def start_hexes(state: State) -> list[str]:
+    gmap = game_map(state)
+    return [h for h in gmap.land if gmap.terrain[h] != "remote" and not state["rails"].get(h)]

@@ -1,0 +1,447 @@
+"""Card effects: the argument grammar of every card and how its effect resolves.
+
+One command is one complete action, so every choice a card needs is an argument of
+``/trains play``. ``normalize`` checks the words without looking at the game (so the
+parser can reject typos early) and returns the canonical argument list; ``resolve``
+applies the effect to a copied state and raises IllegalMove when any part cannot be
+applied (the caller throws the copy away, so nothing is half-applied).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from games.base import IllegalMove
+from games.notation import suggest
+from games.trains import board
+from games.trains.content import CARDS, TYPES, Card
+from games.trains.deck import draw, gain_waste, list_names, name_of, remove_cards, return_waste, top_card
+
+State = dict[str, Any]
+Event = dict[str, Any]
+
+SKIP = "skip"
+THEN = "then"
+HEX_PATTERN = re.compile(r"^[a-z][1-9][0-9]?$")
+CENTRAL_MODES = ("money", "draw", "rail")
+
+
+# ---------------------------------------------------------------- grammar
+
+def usage(card: Card) -> str:
+    """The argument pattern shown in help and error messages."""
+    effect = card.effect
+    kind = card.kind
+    patterns = {
+        "none": "",
+        "station": " HEX",
+        "terminal": " HEX",
+        "amusement_park": " TRAIN-PLAYED-THIS-TURN",
+        "command_central": f" TYPE ({'|'.join(TYPES)})",
+        "freight_train": " [NUMBER-OF-WASTE]",
+        "recycling": f" [NUMBER-OF-WASTE, at most {effect.get('max')}]",
+        "mail_train": " [CARD ...]",
+        "transfer": f" [up to {effect.get('max')} CARDS]",
+        "scrapyard": f" [up to {effect.get('max')} CARDS]",
+        "refurbishment": " TRAIN-TO-TRASH TRAIN-TO-GAIN",
+        "central_station": " money | draw | rail HEX",
+        "play_twice": f" {effect.get('target_type', '').upper()}-CARD [ITS CHOICES] [then SECOND-CHOICES]",
+        "lost_and_found": " CARD-FROM-DISCARD",
+    }
+    text = " HEX" * int(effect["rails"]) if kind == "lay_rails" else patterns.get(kind, "")
+    skip = " (or 'skip')" if card.optional and kind != "none" else ""
+    return f"/trains play {card.slug}{text}{skip}"
+
+
+def _bad(card: Card, problem: str) -> IllegalMove:
+    return IllegalMove(f"{problem} Use: {usage(card)}")
+
+
+def norm_hex(card: Card, word: str) -> str:
+    if not HEX_PATTERN.match(word):
+        raise _bad(card, f'"{word}" is not a hex label like E5.')
+    return word.upper()
+
+
+def norm_card(card: Card, word: str, what: str = "card") -> str:
+    if word not in CARDS:
+        raise _bad(card, f'Unknown {what} "{word}"{suggest(word, CARDS)}.')
+    return word
+
+
+def _norm_count(card: Card, word: str) -> str:
+    if not word.isdigit():
+        raise _bad(card, f'"{word}" is not a number.')
+    return str(int(word))
+
+
+def normalize(card: Card, words: list[str]) -> list[str]:
+    """Canonical argument list for playing ``card`` with ``words`` (lower-case tokens)."""
+    words = [w.lower() for w in words]
+    kind = card.kind
+    effect = card.effect
+    if words == [SKIP]:
+        if kind == "none":
+            raise _bad(card, f"{card.name} has no effect to skip.")
+        if not card.optional:
+            raise _bad(card, f"{card.name}'s effect is not optional.")
+        return [SKIP]
+    if kind in ("none", "draw", "landfill", "early_train", "track_vp", "rail_yard", "gain_waste",
+                "sightseeing", "signal_box"):
+        if words:
+            raise _bad(card, f"{card.name} takes no choices.")
+        return []
+    if kind == "lay_rails":
+        if len(words) != int(effect["rails"]):
+            raise _bad(card, f"{card.name} needs {effect['rails']} hex{'es' if effect['rails'] > 1 else ''}.")
+        return [norm_hex(card, w) for w in words]
+    if kind in ("station", "terminal"):
+        if len(words) != 1:
+            raise _bad(card, f"{card.name} needs the city hex.")
+        return [norm_hex(card, words[0])]
+    if kind == "amusement_park":
+        if len(words) != 1:
+            raise _bad(card, "Name the Train you played this turn whose value you copy.")
+        slug = norm_card(card, words[0], "train")
+        if CARDS[slug].type != "train":
+            raise _bad(card, f"{CARDS[slug].name} is not a Train.")
+        return [slug]
+    if kind == "command_central":
+        if len(words) != 1 or words[0] not in TYPES:
+            hint = suggest(words[0], TYPES) if words else ""
+            raise _bad(card, f"Name one card type{hint}.")
+        return list(words)
+    if kind in ("freight_train", "recycling"):
+        if len(words) > 1:
+            raise _bad(card, "Give at most one number.")
+        return [_norm_count(card, words[0])] if words else []
+    if kind in ("mail_train", "transfer", "scrapyard"):
+        limit = int(effect.get("max", 99))
+        if len(words) > limit:
+            raise _bad(card, f"{card.name} handles at most {limit} cards.")
+        return [norm_card(card, w) for w in words]
+    if kind == "refurbishment":
+        if len(words) != 2:
+            raise _bad(card, "Name the Train to trash and the Train to gain.")
+        slugs = [norm_card(card, w, "train") for w in words]
+        for slug in slugs:
+            if CARDS[slug].type != "train":
+                raise _bad(card, f"{CARDS[slug].name} is not a Train.")
+        return slugs
+    if kind == "central_station":
+        if words == ["money"] or words == ["draw"]:
+            return list(words)
+        if len(words) == 2 and words[0] == "rail":
+            return ["rail", norm_hex(card, words[1])]
+        raise _bad(card, "Choose money, draw, or rail HEX.")
+    if kind == "lost_and_found":
+        if len(words) != 1:
+            raise _bad(card, "Name the card to take from your discard pile.")
+        return [norm_card(card, words[0])]
+    if kind == "play_twice":
+        return _normalize_twice(card, words)
+    raise _bad(card, f"{card.name} cannot be played.")
+
+
+def _normalize_twice(card: Card, words: list[str]) -> list[str]:
+    if not words:
+        raise _bad(card, f"Name the {card.effect['target_type']} card to play twice.")
+    target = CARDS[norm_card(card, words[0])]
+    if target.type != card.effect["target_type"] or not target.playable:
+        raise _bad(card, f"{target.name} is not a {card.effect['target_type']} card.")
+    if target.slug in card.effect["exclude"] or target.kind == "play_twice":
+        raise _bad(card, f"{card.name} cannot play {target.name}.")
+    rest = words[1:]
+    if THEN in rest:
+        i = rest.index(THEN)
+        first, second = normalize(target, rest[:i]), normalize(target, rest[i + 1:])
+    else:
+        first = second = normalize(target, rest)
+    if first == second:
+        return [target.slug, *first]
+    return [target.slug, *first, THEN, *second]
+
+
+def split_twice(args: list[str]) -> tuple[str, list[str], list[str]]:
+    target, rest = args[0], args[1:]
+    if THEN in rest:
+        i = rest.index(THEN)
+        return target, rest[:i], rest[i + 1:]
+    return target, rest, list(rest)
+
+
+# ---------------------------------------------------------------- resolution
+
+def play_card(state: State, seat: int, slug: str, args: list[str], events: list[Event]) -> str:
+    """Move ``slug`` from hand to the play area and resolve it; returns the public description."""
+    card = CARDS[slug]
+    player = state["players"][seat]
+    if slug not in player["hand"]:
+        raise IllegalMove(f"You have no {card.name} in your hand.")
+    if not card.playable:
+        raise IllegalMove(f"{card.name} is a {card.type} card; it cannot be played.")
+    canonical = normalize(card, args)
+    if canonical != list(args):
+        raise IllegalMove(f"Arguments for {card.name} are not canonical; use: {usage(card)}")
+    remove_cards(player["hand"], [slug])
+    player["play"].append(slug)
+    state["turn"]["played"] = True
+    return _play_once(state, seat, card, canonical, events)
+
+
+def _play_once(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> str:
+    state["turn"]["money"] += card.money
+    parts = [f"+{card.money} money"] if card.money else []
+    if args == [SKIP]:
+        parts.append("effect not used")
+    elif card.kind != "none":
+        parts.extend(p for p in resolve(state, seat, card, args, events) if p)
+    return "; ".join(parts)
+
+
+def resolve(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    handler = _HANDLERS[card.kind]
+    return handler(state, seat, card, args, events)
+
+
+def _waste(state: State, seat: int, count: int) -> str:
+    if not count:
+        return ""
+    got = gain_waste(state, seat, count)
+    return f"gains {got} Waste" if got else "no Waste left to gain"
+
+
+def _lay_rails(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    left = state["players"][seat]["rails_left"]
+    if left < len(args):
+        raise IllegalMove("You have no rail tokens left." if not left else
+                          f"{card.name} lays {len(args)} rails; you have {left} left.")
+    if len(set(args)) != len(args):
+        raise IllegalMove("You can have only one rail per hex.")
+    for terrain in card.effect.get("waive", []):
+        if terrain not in state["turn"]["waive"]:
+            state["turn"]["waive"].append(terrain)
+    parts = [board.lay_rail(state, seat, h) for h in args]
+    parts.append(_waste(state, seat, int(card.effect["waste"])))
+    waived = card.effect.get("waive", [])
+    if waived:
+        parts.append(f"no extra money for {', '.join(waived)} this turn")
+    return parts
+
+
+def _station(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    return [board.place_station(state, args[0]), _waste(state, seat, int(card.effect["waste"]))]
+
+
+def _terminal(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    station = board.place_station(state, args[0])
+    rail = board.lay_rail(state, seat, args[0], free=True)
+    return [station, rail, _waste(state, seat, int(card.effect["waste"]))]
+
+
+def _draw(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    got = draw(state, seat, int(card.effect["count"]), events)
+    return [f"draws {len(got)}"]
+
+
+def _amusement_park(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    train = CARDS[args[0]]
+    if train.slug not in state["players"][seat]["play"]:
+        raise IllegalMove(f"You have not played {train.name} this turn.")
+    state["turn"]["money"] += train.money
+    return [f"copies {train.name}: +{train.money} money"]
+
+
+def _command_central(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    draw(state, seat, int(card.effect["draw"]), events)
+    named = args[0]
+    top = top_card(state, seat, events)
+    name = state["names"][seat]
+    if top is None:
+        return [f"names {named}; no card to reveal"]
+    player = state["players"][seat]
+    if CARDS[top].type == named:
+        player["hand"].append(player["deck"].pop())
+        outcome = "takes it into hand"
+    else:
+        outcome = "leaves it on top of the deck"
+    events.append({"text": f"{name} reveals {name_of(top)} from their deck (named {named}).",
+                   "irreversible": True})
+    return [f"names {named}, reveals {name_of(top)} and {outcome}"]
+
+
+def _landfill(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    player = state["players"][seat]
+    in_hand, in_discard = player["hand"].count("waste"), player["discard"].count("waste")
+    return_waste(state, player["hand"], in_hand)
+    return_waste(state, player["discard"], in_discard)
+    return [f"returns {in_hand + in_discard} Waste"]
+
+
+def _early_train(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    state["turn"]["early"] = True
+    return ["cards bought this turn may go on top of the deck"]
+
+
+def _return_from_hand(state: State, seat: int, args: list[str], limit: int) -> int:
+    hand = state["players"][seat]["hand"]
+    have = hand.count("waste")
+    count = min(have, limit) if not args else int(args[0])
+    if count > limit:
+        raise IllegalMove(f"At most {limit} Waste.")
+    if count > have:
+        raise IllegalMove(f"You have only {have} Waste in your hand.")
+    return_waste(state, hand, count)
+    return count
+
+
+def _freight_train(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    count = _return_from_hand(state, seat, args, 99)
+    gain = count * int(card.effect["money_per_waste"])
+    state["turn"]["money"] += gain
+    return [f"returns {count} Waste for +{gain} money"]
+
+
+def _discard_from_hand(state: State, seat: int, slugs: list[str]) -> None:
+    player = state["players"][seat]
+    if not remove_cards(player["hand"], slugs):
+        raise IllegalMove(f"Your hand does not hold all of: {list_names(slugs)}.")
+    player["discard"].extend(slugs)
+
+
+def _mail_train(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    _discard_from_hand(state, seat, args)
+    gain = len(args) * int(card.effect["money_per_card"])
+    state["turn"]["money"] += gain
+    return [f"discards {list_names(args)} for +{gain} money"]
+
+
+def _track_vp(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    state["players"][seat]["track_vp"] += int(card.effect["vp"])
+    return [f"+{card.effect['vp']} VP on the track"]
+
+
+def _rail_yard(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    gain = state["turn"]["rails_laid"] * int(card.effect["money_per_rail"])
+    state["turn"]["money"] += gain
+    return [f"+{gain} money for rails laid this turn"]
+
+
+def _transfer(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    _discard_from_hand(state, seat, args)
+    draw(state, seat, len(args), events)
+    return [f"discards {list_names(args)} and draws {len(args)}"]
+
+
+def _refurbishment(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    old, new = CARDS[args[0]], CARDS[args[1]]
+    player = state["players"][seat]
+    if old.slug not in player["hand"]:
+        raise IllegalMove(f"You have no {old.name} in your hand to trash.")
+    if state["supply"].get(new.slug, 0) <= 0:
+        raise IllegalMove(f"There is no {new.name} in the supply.")
+    limit = old.cost + int(card.effect["up_to"])
+    if new.cost > limit:
+        raise IllegalMove(f"{new.name} costs {new.cost}; trashing {old.name} allows up to {limit}.")
+    remove_cards(player["hand"], [old.slug])
+    state["trash"][old.slug] = state["trash"].get(old.slug, 0) + 1
+    state["supply"][new.slug] -= 1
+    player["hand"].append(new.slug)
+    return [f"trashes {old.name} and gains {new.name} into hand"]
+
+
+def _central_station(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    mode = args[0]
+    if mode == "money":
+        state["turn"]["money"] += int(card.effect["money"])
+        return [f"+{card.effect['money']} money"]
+    if mode == "draw":
+        got = draw(state, seat, int(card.effect["draw"]), events)
+        return [f"draws {len(got)}"]
+    rail = board.lay_rail(state, seat, args[1], waive=card.effect["waive"])
+    return [rail, _waste(state, seat, int(card.effect["waste"]))]
+
+
+def _scrapyard(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    player = state["players"][seat]
+    if not remove_cards(player["hand"], args):
+        raise IllegalMove(f"Your hand does not hold all of: {list_names(args)}.")
+    for slug in args:
+        if slug == "waste":
+            state["supply"]["waste"] += 1
+        else:
+            state["trash"][slug] = state["trash"].get(slug, 0) + 1
+    return [f"trashes {list_names(args)}"]
+
+
+def _play_twice(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    slug, first, second = split_twice(args)
+    target = CARDS[slug]
+    player = state["players"][seat]
+    if slug not in player["hand"]:
+        raise IllegalMove(f"You have no {target.name} in your hand for {card.name}.")
+    remove_cards(player["hand"], [slug])
+    player["play"].append(slug)
+    one = _play_once(state, seat, target, first, events)
+    two = _play_once(state, seat, target, second, events)
+    return [f"plays {target.name} twice ({one or 'nothing'} / {two or 'nothing'})"]
+
+
+def _lost_and_found(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    player = state["players"][seat]
+    if not remove_cards(player["discard"], args):
+        raise IllegalMove(f"There is no {name_of(args[0])} in your discard pile.")
+    player["hand"].append(args[0])
+    events.append({"private": {"seat": seat, "text": f"You took {name_of(args[0])} from your discard pile."}})
+    return ["takes a card from the discard pile into hand"]
+
+
+def _gain_waste(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    return [_waste(state, seat, int(card.effect["waste"]))]
+
+
+def _sightseeing(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    gmap = board.game_map(state)
+    remotes = sum(1 for h in gmap.remotes if seat in state["rails"].get(h, ()))
+    gain = min(int(card.effect["max"]), remotes) * int(card.effect["vp_per_remote"])
+    state["players"][seat]["track_vp"] += gain
+    return [f"+{gain} VP on the track"]
+
+
+def _recycling(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    count = _return_from_hand(state, seat, args, int(card.effect["max"]))
+    draw(state, seat, count, events)
+    return [f"returns {count} Waste and draws {count}"]
+
+
+def _signal_box(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
+    state["turn"]["money"] += int(card.effect["money"])
+    state["turn"]["discount"] += int(card.effect["discount"])
+    return [f"+{card.effect['money']} money; next rail costs {card.effect['discount']} less"]
+
+
+_HANDLERS = {
+    "lay_rails": _lay_rails,
+    "station": _station,
+    "terminal": _terminal,
+    "draw": _draw,
+    "amusement_park": _amusement_park,
+    "command_central": _command_central,
+    "landfill": _landfill,
+    "early_train": _early_train,
+    "freight_train": _freight_train,
+    "mail_train": _mail_train,
+    "track_vp": _track_vp,
+    "rail_yard": _rail_yard,
+    "transfer": _transfer,
+    "refurbishment": _refurbishment,
+    "central_station": _central_station,
+    "scrapyard": _scrapyard,
+    "play_twice": _play_twice,
+    "lost_and_found": _lost_and_found,
+    "gain_waste": _gain_waste,
+    "sightseeing": _sightseeing,
+    "recycling": _recycling,
+    "signal_box": _signal_box,
+}

@@ -1,0 +1,211 @@
+"""legal_moves: every move the seat may make now.
+
+Cards with free-form choices (Mail Train, Transfer, Scrapyard, Coupling, Dispatcher)
+have too many equivalent argument lists to list them all; for those a canonical subset
+is generated (every returned move is legal). Everything else is enumerated in full.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from typing import Any
+
+from games.base import IllegalMove
+from games.trains import board
+from games.trains.content import CARDS, TYPES, Card
+from games.trains.effects import SKIP, THEN
+
+State = dict[str, Any]
+Move = dict[str, Any]
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state["phase"] == "over" or seat != state["current"] or state["players"][seat]["resigned"]:
+        return []
+    if state["phase"] == "start":
+        return [{"action": "start", "hex": h} for h in board.start_hexes(state)]
+    moves: list[Move] = []
+    player = state["players"][seat]
+    for slug in _distinct(player["hand"]):
+        card = CARDS[slug]
+        if not card.playable:
+            continue
+        for args in card_choices(state, seat, card, in_hand_already=True):
+            moves.append({"action": "play", "card": slug, "args": args})
+    turn = state["turn"]
+    for slug in state["piles"]:
+        card = CARDS[slug]
+        if state["supply"][slug] > 0 and card.cost <= turn["money"]:
+            moves.append({"action": "buy", "card": slug, "top": False})
+            if turn["early"]:
+                moves.append({"action": "buy", "card": slug, "top": True})
+    if not turn["played"] and not turn["bought"]:
+        moves.append({"action": "pass"})
+    moves.append({"action": "end"})
+    return moves
+
+
+def _distinct(cards: list[str]) -> list[str]:
+    return sorted(set(cards))
+
+
+def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (),
+                 free: bool = False) -> list[str]:
+    """Hexes where one rail can be laid right now (adjacency, money, rails left)."""
+    if state["players"][seat]["rails_left"] <= 0:
+        return []
+    money = state["turn"]["money"]
+    return [h for h in board.frontier(state, seat)
+            if board.rail_cost(state, seat, h, waive, free) <= money]
+
+
+def card_choices(state: State, seat: int, card: Card, in_hand_already: bool) -> list[list[str]]:
+    """Argument lists for playing ``card`` now (the card is assumed to leave the hand first)."""
+    hand = list(state["players"][seat]["hand"])
+    if in_hand_already and card.slug in hand:
+        hand.remove(card.slug)
+    choices = _effect_choices(state, seat, card, hand)
+    if card.optional and card.kind != "none":
+        choices.append([SKIP])
+    return choices
+
+
+def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> list[list[str]]:
+    kind = card.kind
+    effect = card.effect
+    player = state["players"][seat]
+    if kind in ("none", "draw", "landfill", "early_train", "track_vp", "rail_yard", "gain_waste",
+                "sightseeing", "signal_box"):
+        return [[]]
+    if kind == "lay_rails":
+        waive = tuple(effect.get("waive", []))
+        if effect["rails"] == 1:
+            return [[h] for h in rail_options(state, seat, waive)]
+        return _double_rails(state, seat, waive, int(effect["rails"]))
+    if kind == "station":
+        return [[h] for h in board.station_hexes(state)]
+    if kind == "terminal":
+        if player["rails_left"] <= 0:
+            return []
+        reachable = set(board.frontier(state, seat))
+        return [[h] for h in board.station_hexes(state) if h in reachable]
+    if kind == "amusement_park":
+        return [[t] for t in _distinct(player["play"]) if CARDS[t].type == "train"]
+    if kind == "command_central":
+        return [[t] for t in TYPES]
+    if kind == "freight_train":
+        return [[str(k)] for k in range(hand.count("waste") + 1)]
+    if kind == "recycling":
+        return [[str(k)] for k in range(min(int(effect["max"]), hand.count("waste")) + 1)]
+    if kind == "mail_train":
+        return _mail_choices(hand)
+    if kind in ("transfer", "scrapyard"):
+        return _up_to(hand, int(effect["max"]))
+    if kind == "refurbishment":
+        out = []
+        for old in _distinct(hand):
+            if CARDS[old].type != "train":
+                continue
+            for new in state["piles"]:
+                c = CARDS[new]
+                limit = CARDS[old].cost + effect["up_to"]
+                if c.type == "train" and state["supply"][new] > 0 and c.cost <= limit:
+                    out.append([old, new])
+        return out
+    if kind == "central_station":
+        out = [["money"], ["draw"]]
+        out.extend(["rail", h] for h in rail_options(state, seat, tuple(effect["waive"])))
+        return out
+    if kind == "lost_and_found":
+        return [[c] for c in _distinct(player["discard"])]
+    if kind == "play_twice":
+        return _twice_choices(state, seat, card, hand)
+    return []
+
+
+def _double_rails(state: State, seat: int, waive: tuple[str, ...], count: int) -> list[list[str]]:
+    if state["players"][seat]["rails_left"] < count:
+        return []
+    out: list[list[str]] = []
+    for first in rail_options(state, seat, waive):
+        trial = _trial(state)
+        trial["turn"]["waive"] = sorted(set(trial["turn"]["waive"]) | set(waive))
+        try:
+            board.lay_rail(trial, seat, first)
+        except IllegalMove:
+            continue
+        out.extend([first, second] for second in rail_options(trial, seat, waive))
+    return out
+
+
+def _trial(state: State) -> State:
+    """A cheap copy of the parts a rail trial changes."""
+    trial = dict(state)
+    trial["turn"] = dict(state["turn"], waive=list(state["turn"]["waive"]))
+    trial["rails"] = {h: list(s) for h, s in state["rails"].items()}
+    trial["players"] = [dict(p, gained=list(p["gained"])) for p in state["players"]]
+    trial["supply"] = dict(state["supply"])
+    return trial
+
+
+def _mail_choices(hand: list[str]) -> list[list[str]]:
+    """Discard nothing, any one card, k Waste, and all Waste plus Victory cards."""
+    options: list[list[str]] = [[]]
+    options.extend([c] for c in _distinct(hand))
+    waste = hand.count("waste")
+    options.extend(["waste"] * k for k in range(2, waste + 1))
+    junk = sorted(c for c in hand if CARDS[c].type in ("waste", "victory"))
+    options.append(junk)
+    seen: set[tuple[str, ...]] = set()
+    unique = []
+    for opt in options:
+        key = tuple(opt)
+        if key not in seen:
+            seen.add(key)
+            unique.append(opt)
+    return unique
+
+
+def _up_to(hand: list[str], limit: int) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    kinds = _distinct(hand)
+    for size in range(1, limit + 1):
+        for combo in combinations_with_replacement(kinds, size):
+            if all(hand.count(c) >= combo.count(c) for c in set(combo)):
+                out.append(list(combo))
+    return out
+
+
+def _twice_choices(state: State, seat: int, card: Card, hand: list[str]) -> list[list[str]]:
+    """Same choices for both plays, or the choice then 'skip'; each candidate is checked by trial."""
+    from games.trains.effects import play_card
+    from games.trains.rules import clone
+
+    out: list[list[str]] = []
+    for slug in _distinct(hand):
+        target = CARDS[slug]
+        if target.type != card.effect["target_type"] or slug in card.effect["exclude"]:
+            continue
+        if target.kind == "play_twice" or not target.playable:
+            continue
+        rest = list(hand)
+        rest.remove(slug)
+        fake = dict(state)
+        fake["players"] = list(state["players"])
+        fake["players"][seat] = dict(state["players"][seat], hand=rest)
+        inner = _effect_choices(fake, seat, target, rest)
+        candidates: list[list[str]] = []
+        if target.optional and target.kind != "none":
+            candidates.append([slug, SKIP])
+        for choice in inner:
+            candidates.append([slug, *choice])
+            if target.optional and target.kind != "none":
+                candidates.append([slug, *choice, THEN, SKIP])
+        for args in candidates:
+            trial = clone(state)
+            try:
+                play_card(trial, seat, card.slug, args, [])
+            except IllegalMove:
+                continue
+            out.append(args)
+    return out

@@ -1,0 +1,312 @@
+"""Setup, move application, turn order, end of game, status and resignation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.base import IllegalMove, Status
+from games.notation import suggest
+from games.rng import Rng, seed_state
+from games.trains import board
+from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
+from games.trains.deck import clean_up, draw, gain_waste, return_waste
+from games.trains.effects import play_card
+
+State = dict[str, Any]
+Move = dict[str, Any]
+Event = dict[str, Any]
+
+RULES_VERSION = "1"
+ACTIONS = ("start", "play", "buy", "pass", "end")
+
+
+def clone(state: State) -> State:
+    """Deep copy through JSON: also guarantees the state stays JSON-serialisable."""
+    return json.loads(json.dumps(state))
+
+
+def new_turn() -> dict[str, Any]:
+    return {"money": 0, "played": False, "bought": False, "buys": 0, "rails_laid": 0,
+            "waive": [], "discount": 0, "early": False}
+
+
+def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
+    raw = options.get("kingdom") or []
+    if isinstance(raw, str):
+        raw = [w for w in raw.replace(" ", ",").split(",") if w]
+    chosen: list[str] = []
+    for word in raw:
+        slug = str(word).lower()
+        if slug not in KINGDOM:
+            raise IllegalMove(f'"{slug}" is not a kingdom card{suggest(slug, KINGDOM)}. '
+                              f"Kingdom cards: {', '.join(KINGDOM)}.")
+        if slug in chosen:
+            raise IllegalMove(f"{slug} is listed twice in kingdom.")
+        chosen.append(slug)
+    size = RULES["kingdom_size"]
+    if len(chosen) > size:
+        raise IllegalMove(f"kingdom takes at most {size} cards; got {len(chosen)}.")
+    # Fewer than 8 named: the rest are drawn at random, like the randomizer deck.
+    rest = rng.shuffled([k for k in KINGDOM if k not in chosen])
+    chosen.extend(rest[: size - len(chosen)])
+    return sorted(chosen, key=lambda s: (CARDS[s].cost, s))
+
+
+def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
+    if not 2 <= len(players) <= 4:
+        raise IllegalMove("Trains needs 2 to 4 players.")
+    map_name = str(options.get("map") or "tokyo").lower()
+    if map_name not in MAPS:
+        raise IllegalMove(f"Unknown map {map_name}{suggest(map_name, MAP_NAMES)}. "
+                          f"Maps: {', '.join(MAP_NAMES)}.")
+    rng = Rng(seed_state(seed))
+    kingdom = _kingdom(options, rng)
+    start_deck: dict[str, int] = RULES["starting_deck"]
+    supply: dict[str, int] = {}
+    for slug in [*RULES["basic_supply"], *kingdom]:
+        card = CARDS[slug]
+        count = card.copies
+        if card.copies_minus_starting:
+            count -= start_deck.get(slug, 0) * len(players)
+        supply[slug] = max(0, count)
+    supply["waste"] = CARDS["waste"].copies
+    state: State = {
+        "game": "trains",
+        "rules_version": RULES_VERSION,
+        "map": map_name,
+        "names": list(players),
+        "kingdom": kingdom,
+        "piles": [*RULES["basic_supply"], *kingdom],
+        "supply": supply,
+        "players": [],
+        "rails": {},
+        "stations": {},
+        "stations_left": RULES["stations_total"],
+        "trash": {},
+        "phase": "start",
+        "current": 0,
+        "turn": new_turn(),
+        "turn_number": 0,
+        "move_number": 0,
+        "end_reasons": [],
+        "rng": 0,
+    }
+    ordered = [slug for slug, n in start_deck.items() for _ in range(n)]
+    for _ in players:
+        deck = rng.shuffled(ordered)
+        state["players"].append({"deck": deck, "hand": [], "discard": [], "play": [], "gained": [],
+                                 "rails_left": RULES["rails_per_player"], "track_vp": 0,
+                                 "resigned": False, "start": None})
+    state["rng"] = rng.state
+    for seat in range(len(players)):
+        draw(state, seat, RULES["hand_size"], [])
+    return state
+
+
+# ---------------------------------------------------------------- turn order
+
+def active_seats(state: State) -> list[int]:
+    return [s for s, p in enumerate(state["players"]) if not p["resigned"]]
+
+
+def _next_active(state: State, seat: int) -> int | None:
+    n = len(state["players"])
+    for step in range(1, n + 1):
+        cand = (seat + step) % n
+        if not state["players"][cand]["resigned"]:
+            return cand
+    return None
+
+
+def _advance_start(state: State, events: list[Event]) -> None:
+    waiting = [s for s in active_seats(state) if state["players"][s]["start"] is None]
+    if waiting:
+        later = [s for s in waiting if s > state["current"]]
+        state["current"] = later[0] if later else waiting[0]
+        return
+    state["phase"] = "play"
+    state["current"] = active_seats(state)[0]
+    state["turn"] = new_turn()
+    state["turn_number"] = 1
+    events.append({"text": f"All starting rails are placed. {state['names'][state['current']]} begins.",
+                   "post_board": True})
+
+
+def end_reasons(state: State) -> list[str]:
+    reasons = []
+    empty = [s for s in state["piles"] if state["supply"][s] == 0]
+    if len(empty) >= RULES["end_empty_piles"]:
+        reasons.append(f"{len(empty)} supply piles are empty")
+    for seat, player in enumerate(state["players"]):
+        if player["rails_left"] == 0:
+            reasons.append(f"{state['names'][seat]} has placed all their rails")
+    if state["stations_left"] == 0:
+        reasons.append("all stations are on the board")
+    return reasons
+
+
+def _finish(state: State, events: list[Event], reasons: list[str]) -> None:
+    from games.trains.scoring import standings
+
+    state["phase"] = "over"
+    state["end_reasons"] = reasons
+    table = standings(state)
+    result = ", ".join(f"{row['player']} {row['score']}" for row in table)
+    events.append({"text": f"Game over ({'; '.join(reasons)}). Final scores: {result}.", "post_board": True})
+
+
+def _end_turn(state: State, events: list[Event]) -> None:
+    seat = state["current"]
+    clean_up(state, seat, events)
+    reasons = end_reasons(state)
+    if reasons:
+        _finish(state, events, reasons)
+        return
+    nxt = _next_active(state, seat)
+    state["current"] = seat if nxt is None else nxt
+    state["turn"] = new_turn()
+    state["turn_number"] += 1
+    names = state["names"]
+    events.append({"text": f"{names[seat]} ends their turn. {names[state['current']]}'s turn.",
+                   "post_board": True})
+
+
+# ---------------------------------------------------------------- apply
+
+def _check_turn(state: State, seat: int) -> None:
+    if state["phase"] == "over":
+        raise IllegalMove("The game is over.")
+    if not 0 <= seat < len(state["players"]) or state["players"][seat]["resigned"]:
+        raise IllegalMove("You are not playing in this game.")
+    if seat != state["current"]:
+        raise IllegalMove(f"It is {state['names'][state['current']]}'s turn, not yours.")
+
+
+def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
+    _check_turn(state, seat)
+    action = move.get("action") if isinstance(move, dict) else None
+    if action not in ACTIONS:
+        raise IllegalMove(f"Unknown action {action!r}; use one of: {', '.join(ACTIONS)}.")
+    if state["phase"] == "start" and action != "start":
+        raise IllegalMove("First place your starting rail: /trains start HEX.")
+    if state["phase"] == "play" and action == "start":
+        raise IllegalMove("Starting rails are all placed; play, buy, pass or end your turn.")
+    new = clone(state)
+    events: list[Event] = []
+    name = new["names"][seat]
+    if action == "start":
+        hexname = str(move.get("hex", ""))
+        problem = board.start_problem(new, seat, hexname)
+        if problem:
+            raise IllegalMove(problem)
+        new["rails"][hexname] = [seat]
+        new["players"][seat]["rails_left"] -= 1
+        new["players"][seat]["start"] = hexname
+        events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
+        _advance_start(new, events)
+    elif action == "play":
+        slug = str(move.get("card", ""))
+        if slug not in CARDS:
+            raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
+        args = move.get("args", [])
+        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+            raise IllegalMove("Card choices must be a list of words.")
+        text = play_card(new, seat, slug, args, events)
+        events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
+    elif action == "buy":
+        _buy(new, seat, str(move.get("card", "")), bool(move.get("top", False)), events)
+    elif action == "pass":
+        turn = new["turn"]
+        if turn["played"] or turn["bought"]:
+            raise IllegalMove("You can only pass before playing or buying anything this turn; "
+                              "use /trains end.")
+        hand = new["players"][seat]["hand"]
+        count = hand.count("waste")
+        return_waste(new, hand, count)
+        events.append({"text": f"{name} passes and returns {count} Waste to the supply."})
+        _end_turn(new, events)
+    else:
+        _end_turn(new, events)
+    new["move_number"] += 1
+    return new, events
+
+
+def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> None:
+    card = CARDS.get(slug)
+    if card is None:
+        raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
+    if not card.buyable:
+        raise IllegalMove(f"{card.name} can never be bought.")
+    if slug not in state["piles"]:
+        raise IllegalMove(f"{card.name} is not in this game's supply.")
+    if state["supply"][slug] <= 0:
+        raise IllegalMove(f"The {card.name} pile is empty.")
+    turn = state["turn"]
+    if card.cost > turn["money"]:
+        raise IllegalMove(f"{card.name} costs {card.cost}; you have {turn['money']} money.")
+    if top and not turn["early"]:
+        raise IllegalMove("Only with Early Train's effect this turn can a bought card go on top of "
+                          "your deck.")
+    turn["money"] -= card.cost
+    turn["bought"] = True
+    turn["buys"] += 1
+    state["supply"][slug] -= 1
+    player = state["players"][seat]
+    (player["deck"] if top else player["gained"]).append(slug)
+    text = f"{state['names'][seat]} buys {card.name}" + (" onto their deck" if top else "")
+    if card.on_buy_waste:
+        got = gain_waste(state, seat, card.on_buy_waste)
+        text += f" and gains {got} Waste" if got else " (no Waste left to gain)"
+    events.append({"text": text + "."})
+
+
+# ---------------------------------------------------------------- status and resignation
+
+def status(state: State) -> Status:
+    names = state["names"]
+    if state["phase"] == "over":
+        from games.trains.scoring import standings
+
+        table = standings(state)
+        winners = [r["player"] for r in table if r["rank"] == 1 and r.get("title") != "resigned"]
+        if len(winners) > 1:
+            summary = f"Game over: {' and '.join(winners)} share the win with {table[0]['score']} points."
+        elif winners:
+            summary = f"Game over: {winners[0]} wins with {table[0]['score']} points."
+        else:
+            summary = "Game over."
+        return Status(to_act=(), finished=True, summary=summary)
+    seat = state["current"]
+    if state["phase"] == "start":
+        return Status(to_act=(seat,), finished=False, summary=f"{names[seat]} to place a starting rail")
+    turn = state["turn"]
+    buys = turn["buys"]
+    summary = f"{names[seat]}'s turn ({turn['money']} money, {buys} buy{'s' if buys != 1 else ''} made)"
+    return Status(to_act=(seat,), finished=False, summary=summary)
+
+
+def resign(state: State, seat: int) -> tuple[State, list[Event]]:
+    if state["phase"] == "over":
+        raise IllegalMove("The game is over.")
+    if not 0 <= seat < len(state["players"]) or state["players"][seat]["resigned"]:
+        raise IllegalMove("You are not playing in this game.")
+    new = clone(state)
+    events: list[Event] = [{"text": f"{new['names'][seat]} resigns.", "post_board": True}]
+    new["players"][seat]["resigned"] = True
+    was_current = new["current"] == seat
+    if was_current and new["phase"] == "play":
+        clean_up(new, seat, events, draw_hand=False)
+    if len(active_seats(new)) < 2:
+        _finish(new, events, ["fewer than two players remain"])
+    elif was_current:
+        if new["phase"] == "start":
+            _advance_start(new, events)
+        else:
+            new["current"] = _next_active(new, seat)
+            new["turn"] = new_turn()
+            new["turn_number"] += 1
+            events.append({"text": f"{new['names'][new['current']]}'s turn."})
+    new["move_number"] += 1
+    return new, events

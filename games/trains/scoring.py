@@ -1,0 +1,81 @@
+"""Scoring and standings: cities by stations, remote locations, VP cards, track VP.
+
+Ties on points go to the player with more rails on the board; a further tie is shared.
+Resigned players rank after everyone still playing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.trains.content import CARDS, MAPS, RULES
+from games.trains.deck import all_cards
+
+State = dict[str, Any]
+
+
+def rails_on_board(state: State, seat: int) -> int:
+    return sum(1 for seats in state["rails"].values() if seat in seats)
+
+
+def breakdown(state: State, seat: int) -> dict[str, int]:
+    gmap = MAPS[state["map"]]
+    bonus = RULES["station_bonus"]
+    cities = remotes = 0
+    for h, seats in state["rails"].items():
+        if seat not in seats:
+            continue
+        if h in gmap.cities:
+            cities += bonus[min(state["stations"].get(h, 0), len(bonus) - 1)]
+        elif h in gmap.remotes:
+            remotes += gmap.remotes[h].value
+    rails = rails_on_board(state, seat)
+    cards = 0
+    for slug in all_cards(state["players"][seat]):
+        card = CARDS[slug]
+        cards += card.vp + (rails // card.vp_per_rails if card.vp_per_rails else 0)
+    return {"cities": cities, "remote locations": remotes, "VP cards": cards,
+            "track VP": state["players"][seat]["track_vp"]}
+
+
+def score(state: State, seat: int) -> int:
+    return sum(breakdown(state, seat).values())
+
+
+def standings(state: State) -> list[dict[str, Any]]:
+    rows = []
+    for seat, name in enumerate(state["names"]):
+        parts = breakdown(state, seat)
+        rows.append({
+            "seat": seat,
+            "player": name,
+            "score": sum(parts.values()),
+            "rails": rails_on_board(state, seat),
+            "resigned": state["players"][seat]["resigned"],
+            "breakdown": parts,
+        })
+    rows.sort(key=lambda r: (r["resigned"], -r["score"], -r["rails"], r["seat"]))
+    result: list[dict[str, Any]] = []
+    for i, row in enumerate(rows):
+        prev = rows[i - 1] if i else None
+        if prev is not None and (prev["resigned"], prev["score"], prev["rails"]) == (
+                row["resigned"], row["score"], row["rails"]):
+            rank = result[-1]["rank"]
+        else:
+            rank = i + 1
+        entry = {
+            "seat": row["seat"],
+            "player": row["player"],
+            "score": row["score"],
+            "rank": rank,
+            "breakdown": row["breakdown"],
+            "tiebreak": {"rails on board": row["rails"]},
+        }
+        if row["resigned"]:
+            entry["title"] = "resigned"
+        result.append(entry)
+    if state["phase"] == "over" and result and not rows[0]["resigned"]:
+        winners = [e for e in result if e["rank"] == 1]
+        for e in winners:
+            e["title"] = "shared win" if len(winners) > 1 else "winner"
+    return result

@@ -1,0 +1,47 @@
+"""Theme helpers added for the renderers: cached text stamping and label fitting."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PIL import Image, ImageDraw
+
+from rendering import theme
+from tests.rendering.imaging import decode, diff_box
+
+
+def test_stamp_text_matches_pillow_text() -> None:
+    for anchor in ("la", "mm", "ra", "ls", "lm", "ma"):
+        for text, size in (("Cottage", 11), ("W", 30), ("Feast Hall 12 VP", 17)):
+            expected = Image.new("RGB", (200, 80), theme.BACKGROUND)
+            ImageDraw.Draw(expected).text((100, 40), text, font=theme.font(size), fill=theme.INK, anchor=anchor)
+            stamped = Image.new("RGB", (200, 80), theme.BACKGROUND)
+            theme.stamp_text(stamped, (100, 40), text, size, theme.INK, anchor)
+            assert diff_box(expected, stamped) is None, (anchor, text)
+
+
+words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABC'", min_size=1, max_size=14)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(words, min_size=1, max_size=6), st.integers(9, 18), st.integers(30, 160), st.integers(1, 3))
+def test_fit_lines_fits(parts: list[str], size: int, width: int, max_lines: int) -> None:
+    lines = theme.fit_lines(" ".join(parts), size, width, max_lines)
+    assert 1 <= len(lines) <= max_lines
+    for line in lines:
+        assert line
+        assert theme.text_width(line, size) <= width or len(line) == 1
+
+
+def test_fit_lines_keeps_what_fits_and_wraps_before_shortening() -> None:
+    assert theme.fit_lines("Cottage", 11, 100) == ("Cottage",)
+    assert theme.fit_lines("Trading Post", 11, 50) == ("Trading", "Post")
+    assert theme.wrap_lines("Mausoleum", 11, 20) is None
+
+
+def test_to_png_fast_is_a_small_png() -> None:
+    image, draw = theme.new_canvas(300, 200)
+    draw.rectangle((10, 10, 100, 100), fill=theme.RESOURCE_COLOURS["glass"])
+    png = decode(theme.to_png_fast(image))
+    assert png.size == (300, 200)
+    assert png.convert("RGB").getpixel((50, 50)) == theme.RESOURCE_COLOURS["glass"]

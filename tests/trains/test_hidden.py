@@ -1,0 +1,70 @@
+"""Hidden information: hands and deck order never reach another seat or a spectator."""
+
+from __future__ import annotations
+
+import json
+
+from games.trains import GAME
+
+
+def _play(seed: int, moves: int):
+    state = GAME.setup(["ann", "bob", "cat"], {"map": "osaka"}, seed)
+    events_log = []
+    for _ in range(moves):
+        st = GAME.status(state)
+        if st.finished:
+            break
+        seat = st.to_act[0]
+        state, events = GAME.apply(state, seat, GAME.bot_move(state, seat, 1))
+        events_log.extend(events)
+    return state, events_log
+
+
+def test_views_only_show_own_hand():
+    state, _ = _play(3, 120)
+    for viewer in (None, 0, 1, 2):
+        view = GAME.view(state, viewer)
+        json.dumps(view)
+        assert view["game"] == "trains"
+        if viewer is None:
+            assert "hand" not in view and "discard" not in view and "deck_contents" not in view
+        else:
+            assert view["hand"] == state["players"][viewer]["hand"]
+        for p in view["players"]:
+            assert set(p) >= {"hand_size", "deck_size", "discard_size", "discard_top"}
+            assert "hand" not in p and "deck" not in p
+            assert p["hand_size"] == len(state["players"][p["seat"]]["hand"])
+        # Nothing in the view reveals deck order: only sorted counts for the owner.
+        if viewer is not None:
+            assert list(view["deck_contents"]) == sorted(view["deck_contents"])
+
+
+def test_view_of_other_seat_differs_only_in_private_keys():
+    state, _ = _play(4, 80)
+    private = {"hand", "discard", "deck_contents", "hints", "viewer"}
+    views = [GAME.view(state, v) for v in (None, 0, 1, 2)]
+    public = [{k: v for k, v in view.items() if k not in private} for view in views]
+    assert all(p == public[0] for p in public)
+
+
+def test_private_events_go_to_the_drawing_seat():
+    state, events = _play(5, 150)
+    privates = [e for e in events if "private" in e]
+    assert privates
+    for e in privates:
+        assert e["private"]["seat"] in (0, 1, 2)
+        assert "text" not in e  # the card list never appears in a public text
+    drawn = [e for e in events if "draws" in e.get("text", "")]
+    assert drawn and all(e.get("irreversible") for e in drawn)
+    for e in events:
+        text = e.get("text", "")
+        assert "You drew" not in text
+
+
+def test_bot_move_does_not_change_state():
+    state, _ = _play(6, 40)
+    before = json.dumps(state, sort_keys=True)
+    seat = GAME.status(state).to_act[0]
+    for level in (0, 1):
+        GAME.bot_move(state, seat, level)
+        assert json.dumps(state, sort_keys=True) == before

@@ -1,0 +1,88 @@
+"""Command parsing and formatting."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.base import IllegalMove
+from games.trains import GAME
+
+EXAMPLES = [
+    ("/trains start E5", {"action": "start", "hex": "E5"}),
+    ("/trains play lay-rails E5", {"action": "play", "card": "lay-rails", "args": ["E5"]}),
+    ("/trains play station-expansion F3", {"action": "play", "card": "station-expansion", "args": ["F3"]}),
+    ("/trains play double-track E5 E6", {"action": "play", "card": "double-track", "args": ["E5", "E6"]}),
+    ("/trains play amusement-park express-train",
+     {"action": "play", "card": "amusement-park", "args": ["express-train"]}),
+    ("/trains play command-central victory",
+     {"action": "play", "card": "command-central", "args": ["victory"]}),
+    ("/trains play mail-train waste apartment", {"action": "play", "card": "mail-train",
+                                                 "args": ["waste", "apartment"]}),
+    ("/trains play freight-train", {"action": "play", "card": "freight-train", "args": []}),
+    ("/trains play freight-train 2", {"action": "play", "card": "freight-train", "args": ["2"]}),
+    ("/trains play central-station rail B7",
+     {"action": "play", "card": "central-station", "args": ["rail", "B7"]}),
+    ("/trains play dispatcher central-station rail E5 then money",
+     {"action": "play", "card": "dispatcher", "args": ["central-station", "rail", "E5", "then", "money"]}),
+    ("/trains play coupling tourist-train",
+     {"action": "play", "card": "coupling", "args": ["tourist-train"]}),
+    ("/trains play timetable skip", {"action": "play", "card": "timetable", "args": ["skip"]}),
+    ("/trains buy express-train", {"action": "buy", "card": "express-train", "top": False}),
+    ("/trains buy express-train top", {"action": "buy", "card": "express-train", "top": True}),
+    ("/trains pass", {"action": "pass"}),
+    ("/trains end", {"action": "end"}),
+]
+
+
+@pytest.mark.parametrize("text,move", EXAMPLES)
+def test_examples_round_trip(text, move):
+    assert GAME.parse(text) == move
+    assert GAME.format(move) == text
+    assert GAME.parse(GAME.format(move)) == move
+
+
+def test_case_insensitive_and_canonical():
+    assert GAME.parse("/TRAINS Play LAY-RAILS e5") == {"action": "play", "card": "lay-rails", "args": ["E5"]}
+    assert GAME.parse("/trains play freight-train 02")["args"] == ["2"]
+    same = GAME.parse("/trains play dispatcher timetable then")
+    assert same == {"action": "play", "card": "dispatcher", "args": ["timetable"]}
+
+
+@pytest.mark.parametrize("text,fragment", [
+    ("/trains play lay-rail E5", 'did you mean "lay-rails"'),
+    ("/trains bye express-train", 'did you mean "buy"'),
+    ("/trains play lay-rails", "needs 1 hex"),
+    ("/trains play lay-rails 5E", "not a hex"),
+    ("/trains start", "/trains start HEX"),
+    ("/trains end now", "takes no further words"),
+    ("/trains buy express-train bottom", "top"),
+    ("/trains play central-station cash", "money, draw, or rail"),
+    ("/tt place A1", "/trains"),
+    ("/trains play timetable E5", "takes no choices"),
+])
+def test_errors_are_helpful(text, fragment):
+    with pytest.raises(IllegalMove) as err:
+        GAME.parse(text)
+    assert fragment in err.value.message
+
+
+def test_vocabulary_summary_and_help():
+    from games import trains
+
+    vocab = trains.vocabulary()
+    assert "lay-rails" in vocab["card"] and "E5" in vocab["hex"] and len(vocab["kingdom"]) == 30
+    assert set(GAME.rules_help) == {"overview", "commands", "cards", "maps", "decisions"}
+    assert "project" in GAME.rules_help["decisions"] and "Tunnel" in GAME.rules_help["cards"]
+
+
+def test_private_summary_lists_hand_and_options():
+    state = GAME.setup(["ann", "bob"], {}, 4)
+    assert "starting rail" in GAME.private_summary(state, 0)
+    state, _ = GAME.apply(state, 0, GAME.parse("/trains start E5"))
+    state, _ = GAME.apply(state, 1, GAME.parse("/trains start J6"))
+    text = GAME.private_summary(state, 0)
+    hand = state["players"][0]["hand"]
+    assert text.startswith("Your hand:") and "Normal Train" in text and "/trains play normal-train" in text
+    if "lay-rails" in hand:
+        assert "Rail hexes" in text
+    assert "Play:" not in GAME.private_summary(state, 1)  # not bob's turn
