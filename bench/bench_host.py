@@ -34,8 +34,8 @@ def apply_latency(slug: str, players: int, games_count: int = 5) -> dict[str, fl
             start = time.perf_counter()
             state, _ = spec.apply(state, seat, move)
             samples.append((time.perf_counter() - start) * 1000)
-    return {"apply_ms_median": round(statistics.median(samples), 3), "apply_ms_p99": round(_percentile(samples, 0.99), 3),
-            "moves": len(samples)}
+    return {"apply_ms_median": round(statistics.median(samples), 3),
+            "apply_ms_p99": round(_percentile(samples, 0.99), 3), "moves": len(samples)}
 
 
 async def long_transcript() -> str:

@@ -50,8 +50,8 @@ def raw_sqlite(path: Path, state: dict) -> float:
     for i in range(MOVES):
         state["round"] = i
         db.execute("BEGIN IMMEDIATE")
-        cur = db.execute("UPDATE games SET state = ?, version = version + 1, updated_at = ? WHERE id = 1 AND version = ?",
-                         (dumps(state), time.time(), i))
+        cur = db.execute("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
+                         "WHERE id = 1 AND version = ?", (dumps(state), time.time(), i))
         assert cur.rowcount == 1
         db.execute("INSERT INTO moves VALUES (1, ?, 0, 'u', ?, ?)", (i + 1, f"/tt place A{i}", time.time()))
         db.execute("COMMIT")
