@@ -1,13 +1,19 @@
 """Command latency through the fake Discord at 1, 20 and 100 concurrent games.
 
 The real bot runs as a subprocess (`python -m bot.cli run`) against tests/discord/fake_discord.py.
-Each game is a two-player Tiny Towns; every game plays the same sequence at the same time:
-announce, place, place (round end: a board image is posted), and `/game board` (a private
-rendered image), for a few rounds. Latency = interaction dispatched -> the bot's answer with its
-content (and image, when there is one) received by the fake Discord; `ack` = dispatched -> the
-deferral. The bot's event-loop stall monitor (CONDUCTOR_STALL_FILE) reports the longest stall.
+Each game is a two-player Tiny Towns playing, for a few rounds: announce, place, place (round
+end: a board image is posted) and `/game board` (a private rendered image). Latency =
+interaction dispatched -> the bot's answer with its content (and image, when there is one)
+received by the fake Discord; `ack` = dispatched -> the deferral. The bot's event-loop stall
+monitor (CONDUCTOR_STALL_FILE) reports the longest stall.
 
-    python bench/bench_discord.py [--rounds 3] [--levels 1,20,100]
+Two arrival patterns per level:
+  paced  players think 0.5-1.5 s (seeded) between commands, so the games' commands interleave
+         the way concurrent games do (still far busier than real async play);
+  burst  every game fires its next command the moment the previous one is answered: a
+         saturation test (all N games render at once).
+
+    python bench/bench_discord.py [--rounds 3] [--levels 1,20,100] [--modes paced,burst]
 
 Prints one JSON object.
 """
@@ -18,6 +24,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
@@ -50,13 +57,17 @@ def percentile(values: list[float], q: float) -> float:
 class Table:
     """One game in one channel, mirrored locally (same engine, same seed) to choose legal moves."""
 
-    def __init__(self, fake: FakeDiscord, channel: int, seed: int) -> None:
+    def __init__(self, fake: FakeDiscord, channel: int, seed: int, think: tuple[float, float]) -> None:
         self.fake, self.channel, self.seed = fake, channel, seed
+        self.think = think
+        self.rng = random.Random(seed)
         self.state = SPEC.setup(["ann", "bob"], parse_options(OPTIONS, SPEC.options), seed)
         self.samples: list[tuple[str, float, float, bool]] = []  # (kind, ack, answer, image)
 
     async def command(self, user: int, name: str, options: dict[str, Any] | None = None,
                       kind: str = "move") -> InteractionRecord:
+        if kind != "setup" and self.think[1] > 0:
+            await asyncio.sleep(self.rng.uniform(*self.think))
         record = await self.fake.slash(user, name, options, channel=self.channel)
         await record.wait(timeout=60)
         assert record.callback_at is not None and record.answered_at is not None
@@ -87,8 +98,9 @@ class Table:
             await self.command(PLAYERS[0], "game board", None, "board")
 
 
-async def run_level(fake: FakeDiscord, channels: list[int], rounds: int, stall_file: Path) -> dict[str, Any]:
-    tables = [Table(fake, channel, seed=1000 + i) for i, channel in enumerate(channels)]
+async def run_level(fake: FakeDiscord, channels: list[int], rounds: int, stall_file: Path,
+                    think: tuple[float, float]) -> dict[str, Any]:
+    tables = [Table(fake, channel, 1000 + i, think) for i, channel in enumerate(channels)]
     for start in range(0, len(tables), 20):  # lobbies are not what we measure: open them in batches
         await asyncio.gather(*(t.setup() for t in tables[start:start + 20]))
     for table in tables:
@@ -116,23 +128,28 @@ async def run_level(fake: FakeDiscord, channels: list[int], rounds: int, stall_f
     }
 
 
-async def main(levels: list[int], rounds: int) -> dict[str, Any]:
-    needed = sum(levels)
+MODES = {"paced": (0.5, 1.5), "burst": (0.0, 0.0)}
+
+
+async def main(levels: list[int], rounds: int, modes: list[str]) -> dict[str, Any]:
+    needed = sum(levels) * len(modes)
     fake = FakeDiscord(extra_channels=needed)
     await fake.start()
     workdir = Path(tempfile.mkdtemp(prefix="bench-discord-"))
     stall_file = workdir / "stall.json"
     bot = BotProcess(fake, workdir, {"CONDUCTOR_STALL_FILE": str(stall_file), "LOG_LEVEL": "WARNING"})
-    result: dict[str, Any] = {"cpus": os.cpu_count(), "rounds_per_game": rounds, "levels": {}}
+    result: dict[str, Any] = {"cpus": os.cpu_count(), "rounds_per_game": rounds}
     try:
         code, out = await bot.cli("sync", "--guild", str(fake.GUILD))
         if code != 0:
             raise RuntimeError(out)
         await bot.start()
         channels = list(fake.extra_channels)
-        for level in levels:
-            mine, channels = channels[:level], channels[level:]
-            result["levels"][str(level)] = await run_level(fake, mine, rounds, stall_file)
+        for mode in modes:
+            result[mode] = {}
+            for level in levels:
+                mine, channels = channels[:level], channels[level:]
+                result[mode][str(level)] = await run_level(fake, mine, rounds, stall_file, MODES[mode])
         result["discord_violations"] = len(fake.violations)
         result["target"] = {"p99_ms_at_20_games": 250, "max_loop_stall_ms": 100}
     finally:
@@ -145,5 +162,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--levels", default="1,20,100")
+    parser.add_argument("--modes", default="paced,burst")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(main([int(x) for x in args.levels.split(",")], args.rounds))))
+    print(json.dumps(asyncio.run(main([int(x) for x in args.levels.split(",")], args.rounds,
+                                      args.modes.split(",")))))

@@ -6,6 +6,7 @@ so two concurrent clicks can never both apply and a crash can never half-apply a
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -108,11 +109,18 @@ def dumps(value: Any) -> str:
 
 
 class Store:
-    """Async access to the database. Open with ``await Store.open(path)``."""
+    """Async access to the database. Open with ``await Store.open(path)``.
+
+    One connection serves every concurrent command of the process, so every statement and
+    every transaction runs under one lock: otherwise a second BEGIN would land inside the
+    first transaction, and a lone write or read could slip into (and roll back with) another
+    command's transaction.
+    """
 
     def __init__(self, db: aiosqlite.Connection, clock: Any = time.time) -> None:
         self._db = db
         self._clock = clock
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, clock: Any = time.time) -> Store:
@@ -134,12 +142,17 @@ class Store:
         return self._db
 
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        async with self._db.execute(sql, params) as cursor:
+        async with self._lock, self._db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._db.execute(sql, params) as cursor:
+        async with self._lock, self._db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
+
+    async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Cursor:
+        """One statement in its own (autocommit) transaction."""
+        async with self._lock:
+            return await self._db.execute(sql, params)
 
     # ----- games -------------------------------------------------------------------------
 
@@ -147,6 +160,15 @@ class Store:
                           host_name: str, options: dict[str, Any], rules_version: str) -> GameRow:
         """A new lobby with its host in seat 0. Raises ChannelBusy if the channel has an open game."""
         now = self._clock()
+        async with self._lock:
+            game_id = await self._create_game(guild_id, channel_id, game, host_id, host_name, options,
+                                              rules_version, now)
+        row = await self.get_game(game_id)
+        assert row is not None
+        return row
+
+    async def _create_game(self, guild_id: str, channel_id: str, game: str, host_id: str, host_name: str,
+                           options: dict[str, Any], rules_version: str, now: float) -> int:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(
@@ -166,9 +188,7 @@ class Store:
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
-        row = await self.get_game(int(game_id or 0))
-        assert row is not None
-        return row
+        return int(game_id or 0)
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
@@ -233,6 +253,12 @@ class Store:
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
+        async with self._lock:
+            await self._transaction_update(game_id, expected_version, sets, params, move, revert_from_seq)
+        return expected_version + 1
+
+    async def _transaction_update(self, game_id: int, expected_version: int, sets: list[str], params: list[Any],
+                                  move: MoveRecord | None, revert_from_seq: int | None) -> None:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(
@@ -256,7 +282,6 @@ class Store:
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
-        return expected_version + 1
 
     # ----- seats -------------------------------------------------------------------------
 
@@ -269,6 +294,11 @@ class Store:
 
     async def set_seats(self, game_id: int, expected_version: int, seats: list[SeatRow]) -> int:
         """Replace the seat list (join, leave, substitute, replace with bot) under the version check."""
+        async with self._lock:
+            await self._transaction_seats(game_id, expected_version, seats)
+        return expected_version + 1
+
+    async def _transaction_seats(self, game_id: int, expected_version: int, seats: list[SeatRow]) -> None:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(
@@ -286,7 +316,6 @@ class Store:
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
-        return expected_version + 1
 
     # ----- moves -------------------------------------------------------------------------
 
@@ -303,7 +332,7 @@ class Store:
 
     async def add_timer(self, kind: str, due_at: float, game_id: int | None = None,
                         payload: dict[str, Any] | None = None) -> int:
-        cursor = await self._db.execute(
+        cursor = await self._write(
             "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
             (game_id, kind, due_at, dumps(payload or {}), self._clock()),
         )
@@ -311,10 +340,10 @@ class Store:
 
     async def cancel_timers(self, game_id: int, kinds: Iterable[str] | None = None) -> None:
         if kinds is None:
-            await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            await self._write("DELETE FROM timers WHERE game_id = ?", (game_id,))
             return
         wanted = tuple(kinds)
-        await self._db.execute(
+        await self._write(
             f"DELETE FROM timers WHERE game_id = ? AND kind IN ({','.join('?' * len(wanted))})",
             (game_id, *wanted),
         )
@@ -337,7 +366,7 @@ class Store:
         return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def delete_timer(self, timer_id: int) -> bool:
-        cursor = await self._db.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+        cursor = await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
         return cursor.rowcount == 1
 
     # ----- settings ----------------------------------------------------------------------
@@ -353,12 +382,12 @@ class Store:
 
     async def set_channel_setting(self, guild_id: str, channel_id: str, key: str, value: str | None) -> None:
         if value is None:
-            await self._db.execute(
+            await self._write(
                 "DELETE FROM channel_settings WHERE guild_id = ? AND channel_id = ? AND key = ?",
                 (guild_id, channel_id, key),
             )
         else:
-            await self._db.execute(
+            await self._write(
                 "INSERT INTO channel_settings (guild_id, channel_id, key, value) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (guild_id, channel_id, key) DO UPDATE SET value = excluded.value",
                 (guild_id, channel_id, key, value),
@@ -369,7 +398,7 @@ class Store:
         return row[0] if row else None
 
     async def set_user_setting(self, user_id: str, key: str, value: str) -> None:
-        await self._db.execute(
+        await self._write(
             "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
             "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
             (user_id, key, value),

@@ -115,3 +115,23 @@ async def test_timers_and_settings(store: Store):
     assert await store.channel_setting("g", "other", "reminder_hours") is None
     await store.set_user_setting("u1", "pings", "off")
     assert await store.user_setting("u1", "pings") == "off"
+
+
+async def test_one_connection_serves_many_concurrent_commands(store: Store):
+    """Under Discord many commands run at once in one process on one connection."""
+    rows = [await store.create_game("g", f"c{i}", "tiny-towns", "u", "ann", {}, "1") for i in range(30)]
+
+    async def play(game_id: int) -> int:
+        version = 0
+        for i in range(10):
+            version = await store.update_game(game_id, version, state={"i": i},
+                                              move=MoveRecord(0, "u", f"/tt m{i}"))
+            await store.add_timer("reminder", float(i), game_id)
+            await store.cancel_timers(game_id, ["reminder"])
+        return version
+
+    versions = await asyncio.gather(*(play(row.id) for row in rows))
+    assert versions == [10] * 30
+    for row in rows:
+        assert len(await store.moves(row.id)) == 10
+        assert (await store.get_game(row.id)).state == {"i": 9}

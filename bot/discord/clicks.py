@@ -1,0 +1,112 @@
+"""What each button and menu choice does: the command text it stands for, nothing more."""
+
+from __future__ import annotations
+
+import discord
+
+import games
+from bot.discord import bridge, components, delivery
+from bot.discord.bridge import Style, bot_of, where
+from bot.replies import Actor, Reply
+
+# button action -> (command text, answered privately)
+SIMPLE = {
+    "join": ("/game join", False),
+    "start": ("/game start", False),
+    "addbot": ("/game addbot", False),
+    "undo": ("/game undo", False),
+    "hand": ("/game hand", True),
+}
+
+
+async def on_button(interaction: discord.Interaction, game_id: int, version: int, action: str, arg: str) -> None:
+    if action in SIMPLE:
+        text, private = SIMPLE[action]
+        await bridge.click(interaction, game_id, version, text, private=private)
+    elif action == "mv":
+        await bridge.click(interaction, game_id, version, f"/{await _group(interaction, game_id)} {arg}")
+    elif action in ("skip", "kick"):
+        await bridge.click(interaction, game_id, version, f"/game {action} {arg}")
+    elif action == "repl":
+        await _replace_with_bot(interaction, game_id, version, arg)
+    elif action == "pick":
+        await show_chooser(interaction, game_id, version)
+    else:
+        await delivery.attempt(interaction.response.send_message("This button is no longer supported.",
+                                                                 ephemeral=True), "unknown button")
+
+
+async def on_select(interaction: discord.Interaction, game_id: int, version: int, value: str) -> None:
+    if value.startswith(">"):
+        offset, _, prefix = value[1:].partition(":")
+        await show_chooser(interaction, game_id, version, prefix, int(offset) if offset.isdigit() else 0,
+                           edit=True)
+        return
+    if not value.startswith("/"):
+        await delivery.attempt(interaction.response.defer(), "ignore placeholder option")
+        return
+    reply = await bridge.click(interaction, game_id, version, value)
+    if reply is not None and reply.ok:
+        # The menu has done its job; leave a note instead of a menu that would now be stale.
+        await delivery.attempt(interaction.edit_original_response(content=f"Sent `{value}`.", view=None),
+                               "close move menu")
+
+
+async def show_chooser(interaction: discord.Interaction, game_id: int, version: int, prefix: str = "",
+                       offset: int = 0, *, edit: bool = False) -> None:
+    """An ephemeral menu of the caller's legal moves (grouped and paged to fit Discord's 25 options)."""
+    bot = bot_of(interaction)
+    guild, channel = where(interaction)
+    if not edit and not await delivery.defer(interaction, ephemeral=True, thinking=True):
+        return
+    view: discord.ui.View | None = None
+    try:
+        actor = await bridge.actor_for(interaction)
+        row = await bot.store.latest_game(guild, channel)
+        if row is None or row.id != game_id or row.version != version:
+            # Let the core word the refusal, exactly as for any other stale click.
+            text = (await bot.conductor.handle(guild, channel, actor, "/game status", expected_version=-1)).private
+        else:
+            moves = await bot.conductor.legal_commands(guild, channel, actor.user_id)
+            text = "You have no move to make right now."
+            if moves:
+                choices = components.chooser_page(moves, prefix, offset)
+                text = _chooser_text(choices)
+                view = components.chooser_view(game_id, version, choices)
+    except Exception:
+        await bridge.log_failure(interaction, "move menu", game_id)
+        await delivery.apologise(interaction)
+        return
+    if edit:
+        await delivery.attempt(interaction.response.edit_message(content=text, view=view), "move menu page")
+    else:
+        await delivery.attempt(interaction.edit_original_response(content=text, view=view), "move menu")
+
+
+def _chooser_text(choices: components.Choices) -> str:
+    text = f"Your legal moves ({choices.total}). Choosing one sends it exactly as if you typed it."
+    if choices.hidden:
+        text += f" {choices.hidden} long moves are not listed here: type them (autocomplete knows them)."
+    return text
+
+
+async def _replace_with_bot(interaction: discord.Interaction, game_id: int, version: int, user_id: str) -> None:
+    bot = bot_of(interaction)
+    guild, channel = where(interaction)
+
+    async def action(actor: Actor) -> Reply:
+        row = await bot.store.latest_game(guild, channel)
+        if row is None or row.id != game_id or row.version != version:
+            return await bot.conductor.handle(guild, channel, actor, "/game status", expected_version=-1)
+        return await bot.conductor.replace_with_bot(guild, channel, actor, user_id)
+
+    await bridge.run(interaction, action, Style.CLICK, "replace with bot")
+
+
+async def _group(interaction: discord.Interaction, game_id: int) -> str:
+    """The command group of the game a button belongs to (``tt``)."""
+    row = await bot_of(interaction).store.get_game(game_id)
+    try:
+        return games.get_game(row.game).command_group if row else "game"
+    except Exception:
+        return "game"

@@ -1,0 +1,277 @@
+"""The slash-command tree: ``/game`` (lobby, views, moderation) and one group per game.
+
+Every handler only builds the canonical command text and hands it to the bridge; the rules,
+lobby logic and permissions for game commands live in the host core.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any, Literal, Optional
+
+import discord
+from discord import app_commands
+
+import games
+from bot.discord import autocomplete as ac
+from bot.discord import bridge
+from bot.discord.bridge import Style, bot_of, where
+from bot.discord.permissions import is_owner
+from bot.discord.schema import VerbSchema, cached_schemas
+from bot.replies import Actor, Reply
+from games.base import GameSpec
+
+log = logging.getLogger(__name__)
+PlayerName = app_commands.Range[str, 1, 100]
+TEXT = app_commands.Range[str, 1, 200]
+
+
+def _join(*parts: object) -> str:
+    return " ".join(str(p).strip() for p in parts if p is not None and str(p).strip())
+
+
+class GameCommands(app_commands.Group, name="game", description="Board games: lobby, views and moderation",
+                   guild_only=True):
+    config = app_commands.Group(name="config", description="Channel settings (moderators)")
+
+    @app_commands.command(description="Open a lobby for a new game in this channel (or in a new thread)")
+    @app_commands.describe(game="which game", options="setup options as name=value words",
+                           thread="open the game in a new thread of this channel")
+    @app_commands.autocomplete(game=ac.game_slug, options=ac.new_options)
+    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
+                  thread: bool = False) -> None:
+        if thread:
+            await bridge.new_in_thread(interaction, _join(game, options))
+        else:
+            await bridge.slash(interaction, _join("/game new", game, options))
+
+    @app_commands.command(description="Join the lobby in this channel")
+    async def join(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game join")
+
+    @app_commands.command(description="Leave the lobby in this channel")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game leave")
+
+    @app_commands.command(description="Start the game (host)")
+    @app_commands.describe(seed="fixed random seed (for replays and tests)")
+    async def start(self, interaction: discord.Interaction,
+                    seed: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+        await bridge.slash(interaction, _join("/game start", f"seed={seed}" if seed is not None else None))
+
+    @app_commands.command(description="Who is playing, whose turn it is, the scores (only you see it)")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game status", private=True)
+
+    @app_commands.command(description="The current board (only you see it)")
+    @app_commands.describe(player="focus on one player's area")
+    @app_commands.autocomplete(player=ac.players)
+    async def board(self, interaction: discord.Interaction, player: PlayerName | None = None) -> None:
+        await bridge.slash(interaction, _join("/game board", player), private=True)
+
+    @app_commands.command(description="Your hand / town / secret cards (only you see it)")
+    async def hand(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game hand", private=True)
+
+    @app_commands.command(description="The last moves (only you see it)")
+    @app_commands.describe(count="how many moves (default 10)")
+    async def history(self, interaction: discord.Interaction,
+                      count: app_commands.Range[int, 1, 100] | None = None) -> None:
+        await bridge.slash(interaction, _join("/game history", count), private=True)
+
+    @app_commands.command(description="Rules help for the channel's game (only you see it)")
+    @app_commands.describe(topic="a rules topic", game="another game than the one in this channel")
+    @app_commands.autocomplete(topic=ac.rules_topic, game=ac.game_slug)
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None,
+                    game: str | None = None) -> None:
+        guild, channel = where(interaction)
+        if game and await bot_of(interaction).conductor.channel_game(guild, channel) is not None:
+            game = None  # the core answers about the channel's own game when there is one
+        await bridge.slash(interaction, _join("/game rules", game, topic), private=True)
+
+    @app_commands.command(description="Resign from the game in this channel")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game resign")
+
+    @app_commands.command(description="Abort the game (host in the lobby, or a moderator)")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game abort")
+
+    @app_commands.command(description="Remove a player (moderators)")
+    @app_commands.autocomplete(player=ac.players)
+    async def kick(self, interaction: discord.Interaction, player: PlayerName) -> None:
+        await bridge.slash(interaction, _join("/game kick", player))
+
+    @app_commands.command(description="Give a player's seat to another member (moderators)")
+    @app_commands.describe(player="the seat to hand over", new="who takes it over")
+    @app_commands.autocomplete(player=ac.players)
+    async def substitute(self, interaction: discord.Interaction, player: PlayerName, new: discord.Member) -> None:
+        await bridge.slash(interaction, _join("/game substitute", player, f"<@{new.id}>"),
+                           names={str(new.id): new.display_name})
+
+    @app_commands.command(description="Take back your last move (if nobody has acted since)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game undo")
+
+    @app_commands.command(description="The game as a transcript file (only you see it)")
+    async def export(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game export", private=True, long_name="game.transcript")
+
+    @app_commands.command(description="Add an AI player to the lobby (host)")
+    @app_commands.describe(level="0 = random moves, 1 = normal")
+    async def addbot(self, interaction: discord.Interaction, level: Literal[0, 1] | None = None) -> None:
+        await bridge.slash(interaction, _join("/game addbot", level))
+
+    @app_commands.command(description="Play a stuck player's next action by the bot policy (moderators)")
+    @app_commands.autocomplete(player=ac.players)
+    async def skip(self, interaction: discord.Interaction, player: PlayerName | None = None) -> None:
+        await bridge.slash(interaction, _join("/game skip", player))
+
+    @app_commands.command(description="Hand a player's seat to an AI player (moderators)")
+    @app_commands.describe(level="0 = random moves, 1 = normal")
+    @app_commands.autocomplete(player=ac.players)
+    async def replacebot(self, interaction: discord.Interaction, player: PlayerName,
+                         level: Literal[0, 1] | None = None) -> None:
+        guild, channel = where(interaction)
+        conductor = bot_of(interaction).conductor
+
+        async def action(actor: Actor) -> Reply:
+            return await conductor.replace_with_bot(guild, channel, actor, player, 1 if level is None else level)
+
+        await bridge.run(interaction, action, Style.PUBLIC, "/game replacebot")
+
+    @app_commands.command(description="Roll the game back to an earlier move (moderators)")
+    @app_commands.describe(move="keep the moves up to and including this number")
+    async def rollback(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000]) -> None:
+        await bridge.slash(interaction, _join("/game rollback", move))
+
+    @app_commands.command(name="list", description="Games in this server and whose turn it is")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game list", private=True)
+
+    @app_commands.command(description="Where it is your turn (only you see it)")
+    async def mygames(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game mygames", private=True)
+
+    @app_commands.command(description="Turn pings on or off for you")
+    async def pings(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
+        await bridge.slash(interaction, f"/game pings {state}", private=True)
+
+    @app_commands.command(description="Register the slash commands with Discord (bot owner)")
+    @app_commands.describe(scope="this server (instant) or everywhere (global)")
+    async def sync(self, interaction: discord.Interaction, scope: Literal["server", "global"] = "server") -> None:
+        await owner_sync(interaction, scope == "global")
+
+    @config.command(name="show", description="Show this channel's settings")
+    async def config_show(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game config show", private=True)
+
+    @config.command(name="reminder", description="Remind waiting players after this many idle hours")
+    @app_commands.describe(hours="hours, or off")
+    async def config_reminder(self, interaction: discord.Interaction, hours: app_commands.Range[str, 1, 10]) -> None:
+        await bridge.slash(interaction, f"/game config reminder {hours}", private=True)
+
+    @config.command(name="deadline", description="Offer moderators skip / bot / kick after this many hours")
+    @app_commands.describe(hours="hours, or off")
+    async def config_deadline(self, interaction: discord.Interaction, hours: app_commands.Range[str, 1, 10]) -> None:
+        await bridge.slash(interaction, f"/game config deadline {hours}", private=True)
+
+    @config.command(name="modrole", description="Members with this role moderate games (omit to clear)")
+    async def config_modrole(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
+        await bridge.slash(interaction, f"/game config modrole {f'<@&{role.id}>' if role else 'off'}", private=True)
+
+
+# ----- per-game groups ------------------------------------------------------------------
+
+
+def game_group(spec: GameSpec) -> app_commands.Group:
+    """``/tt``: one subcommand per move verb, options from the game's notation."""
+    group = app_commands.Group(name=spec.command_group, description=f"{spec.name} moves"[:100], guild_only=True)
+    for schema in cached_schemas(spec):
+        group.add_command(verb_command(schema))
+    return group
+
+
+def verb_command(schema: VerbSchema) -> app_commands.Command[Any, ..., None]:
+    """A subcommand whose options are the schema's slots; their values are joined into the move text.
+
+    The callback's signature is built at run time (discord.py reads options from it); Python
+    parameter names are ``p0, p1 ...`` renamed to the slot names, which may be Python keywords ("with").
+    """
+
+    async def callback(interaction: discord.Interaction, **values: str | None) -> None:
+        named = {schema.slots[int(key[1:])].name: value for key, value in values.items()}
+        await bridge.slash(interaction, schema.text(named))
+
+    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                    annotation=discord.Interaction)]
+    for i, slot in enumerate(schema.slots):
+        parameters.append(inspect.Parameter(
+            f"p{i}", inspect.Parameter.KEYWORD_ONLY,
+            annotation=TEXT if slot.required else Optional[TEXT],  # noqa: UP045 (Range does not support |)
+            default=inspect.Parameter.empty if slot.required else None))
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
+        f"p{i}": slot.description for i, slot in enumerate(schema.slots)}
+    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
+        f"p{i}": slot.name for i, slot in enumerate(schema.slots)}
+    callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
+        f"p{i}": ac.move_option(schema, slot) for i, slot in enumerate(schema.slots)}
+    return app_commands.Command(name=schema.verb, description=schema.description, callback=callback)
+
+
+def playable_games() -> list[GameSpec]:
+    """Every registered engine that imports; a broken package is skipped (and logged), not fatal."""
+    specs = []
+    for slug in games.slugs():
+        if slug in games.PLANNED:
+            continue
+        try:
+            specs.append(games.get_game(slug))
+        except Exception:
+            log.exception("game %s failed to load; its commands are not registered", slug)
+    return specs
+
+
+def build_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    tree.add_command(GameCommands())
+    for spec in playable_games():
+        try:
+            tree.add_command(game_group(spec))
+        except Exception:
+            log.exception("could not build the command group of %s; skipped", spec.slug)
+    return tree
+
+
+async def sync_tree(tree: app_commands.CommandTree[Any], guild_id: int | None) -> int:
+    """Register the tree globally, or copied to one guild (instant, for development)."""
+    if guild_id is None:
+        return len(await tree.sync())
+    guild = discord.Object(id=guild_id)
+    tree.copy_global_to(guild=guild)
+    try:
+        return len(await tree.sync(guild=guild))
+    finally:
+        tree.clear_commands(guild=guild)  # keep the in-memory tree global-only
+
+
+async def owner_sync(interaction: discord.Interaction, everywhere: bool) -> None:
+    """``/game sync``: only the bot's owner may re-register commands (it is rate limited by Discord)."""
+    from bot.discord import delivery
+
+    if not await delivery.defer(interaction, ephemeral=True, thinking=True):
+        return
+    bot = bot_of(interaction)
+    if not await is_owner(interaction, bot.settings.owner_ids):
+        await delivery.edit_original(interaction, delivery.Outgoing("Only the bot's owner can sync commands."))
+        return
+    try:
+        count = await sync_tree(bot.tree, None if everywhere else interaction.guild_id)
+    except discord.HTTPException as exc:
+        log.warning("command sync failed: %s", exc)
+        text = f"Discord refused the command list ({exc.status}); see the bot's log."
+    else:
+        text = f"Registered {count} commands {'globally (may take up to an hour)' if everywhere else 'in this server'}."
+    await delivery.edit_original(interaction, delivery.Outgoing(text))

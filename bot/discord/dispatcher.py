@@ -1,0 +1,81 @@
+"""One background task that fires database timers (reminders, deadlines, lobby expiry).
+
+It sleeps until the next timer is due (``Store.next_timer``), or until ``wake()`` says a
+command may have added an earlier one, then lets the core fire what is due and hands each
+resulting reply to ``post``. Timers live in the database, so they survive restarts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.core import Conductor
+from bot.replies import Reply
+
+log = logging.getLogger(__name__)
+Post = Callable[[str, str, str, Reply], Awaitable[None]]  # kind, guild, channel, reply
+MAX_SLEEP = 3600.0
+RETRY_AFTER_ERROR = 5.0
+
+
+class TimerDispatcher:
+    def __init__(self, conductor: Conductor, post: Post, max_sleep: float = MAX_SLEEP) -> None:
+        self.conductor = conductor
+        self.post = post
+        self.max_sleep = max_sleep
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.fired = 0  # timers whose replies were handed to ``post`` (for tests and logs)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="timer-dispatcher")
+
+    def wake(self) -> None:
+        """Re-read the next due time now (a command may have scheduled something sooner)."""
+        self._wake.set()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                await self._sleep_until_due()
+                await self.fire_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("timer dispatcher failed; retrying in %.0f s", RETRY_AFTER_ERROR)
+                await asyncio.sleep(RETRY_AFTER_ERROR)
+
+    async def _sleep_until_due(self) -> None:
+        while True:
+            self._wake.clear()  # cleared before reading, so a timer added meanwhile still wakes us
+            timer = await self.conductor.store.next_timer()
+            delay = self.max_sleep if timer is None else timer.due_at - self.conductor.clock()
+            if delay <= 0:
+                return
+            try:
+                await asyncio.wait_for(self._wake.wait(), timeout=min(delay, self.max_sleep))
+            except TimeoutError:
+                if timer is not None and delay <= self.max_sleep:
+                    return
+
+    async def fire_once(self) -> int:
+        """Fire every due timer now; returns how many replies were posted."""
+        events = await self.conductor.fire_due_timer_events()
+        for kind, guild, channel, reply in events:
+            try:
+                await self.post(kind, guild, channel, reply)
+            except Exception:
+                log.exception("posting a %s for game %s failed", kind, reply.game_id)
+            self.fired += 1
+        return len(events)

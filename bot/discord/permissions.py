@@ -1,0 +1,40 @@
+"""Who is a moderator (Manage Channels, or the role set by ``/game config modrole``) and who owns the bot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import discord
+
+from storage import Store
+
+
+async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
+    # interaction.permissions are the member's permissions in this channel, resolved by Discord
+    # (overwrites included), so no member cache or privileged intent is needed.
+    permissions = interaction.permissions
+    if permissions.manage_channels or permissions.administrator:
+        return True
+    if interaction.guild_id is None or interaction.channel_id is None:
+        return False
+    role = await store.channel_setting(str(interaction.guild_id), str(interaction.channel_id), "modrole")
+    return role is not None and role.isdigit() and int(role) in role_ids(interaction.user)
+
+
+def role_ids(user: discord.User | discord.Member) -> set[int]:
+    roles = getattr(user, "roles", None)
+    if not roles:
+        return set()
+    return {role.id for role in roles}
+
+
+async def is_owner(interaction: discord.Interaction, owner_ids: Iterable[int]) -> bool:
+    """OWNER_IDS from the settings, else the application's owner (or its team members)."""
+    user_id = interaction.user.id
+    if user_id in set(owner_ids):
+        return True
+    client = interaction.client
+    app = client.application or await client.application_info()
+    if app.team is not None:
+        return any(member.id == user_id for member in app.team.members)
+    return app.owner is not None and app.owner.id == user_id

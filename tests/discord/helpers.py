@@ -1,0 +1,83 @@
+"""Helpers for the Discord tests: reading the bot's database, move text -> slash options."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+
+import games
+from bot.discord.schema import cached_schemas, schema_for
+from tests.discord.fake_discord import Message
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    user_id: str
+    name: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    version: int
+    status: str
+    state: dict[str, Any] | None
+    seats: list[Seat]
+
+    def seat_of(self, user_id: int | str) -> int:
+        return next(s.seat for s in self.seats if s.user_id == str(user_id))
+
+
+def read_game(db: Path, channel: int | None = None) -> GameRow:
+    """The newest game (in ``channel``), read straight from SQLite like an operator would."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        sql = "SELECT id, version, status, state FROM games"
+        params: tuple[Any, ...] = ()
+        if channel is not None:
+            sql += " WHERE channel_id = ?"
+            params = (str(channel),)
+        gid, version, status, state = conn.execute(sql + " ORDER BY id DESC LIMIT 1", params).fetchone()
+        seats = [Seat(*row) for row in conn.execute(
+            "SELECT seat, user_id, display_name, kind FROM seats WHERE game_id = ? ORDER BY seat", (gid,))]
+    return GameRow(gid, version, status, json.loads(state) if state else None, seats)
+
+
+def legal_texts(row: GameRow, seat: int) -> list[str]:
+    spec = games.get_game("tiny-towns")
+    assert row.state is not None
+    return [spec.format(m) for m in spec.legal_moves(row.state, seat)]
+
+
+def slash_for(text: str) -> tuple[str, dict[str, str]]:
+    """``/tt place B2 wood`` -> ("tt place", {"square": "B2", "resource": "wood"})."""
+    group = text.split()[0][1:]
+    spec = games.game_for_group(group)
+    assert spec is not None
+    schema = schema_for(cached_schemas(spec), text)
+    assert schema is not None, text
+    values = schema.split(text)
+    assert values is not None, text
+    return f"{group} {schema.verb}", values
+
+
+def button(message: Message, action: str) -> str:
+    """The custom_id of the button with ``action`` on ``message``."""
+    for custom_id in message.custom_ids:
+        if re.fullmatch(rf"tcb:\d+:\d+:{action}(:.*)?", custom_id):
+            return custom_id
+    raise AssertionError(f"no {action} button on message {message.id}: {message.custom_ids}")
+
+
+def decode(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        image.load()
+        return image.size

@@ -1,0 +1,44 @@
+"""Who moderates (Manage Channels or the configured role) and who may sync commands."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from bot.discord.permissions import is_moderator, is_owner
+from storage import Store
+
+
+def interaction(user_id: int = 5, *, manage: bool = False, roles: tuple[int, ...] = (),
+                owner: int = 1, team: tuple[int, ...] | None = None) -> Any:
+    app = SimpleNamespace(owner=SimpleNamespace(id=owner),
+                          team=SimpleNamespace(members=[SimpleNamespace(id=m) for m in team]) if team else None)
+    return SimpleNamespace(
+        permissions=discord.Permissions(manage_channels=manage), guild_id=10, channel_id=20,
+        user=SimpleNamespace(id=user_id, roles=[SimpleNamespace(id=r) for r in roles]),
+        client=SimpleNamespace(application=app))
+
+
+async def test_moderators_have_manage_channels_or_the_configured_role(tmp_path) -> None:
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        assert await is_moderator(interaction(manage=True), store)
+        assert not await is_moderator(interaction(roles=(77,)), store)
+        await store.set_channel_setting("10", "*", "modrole", "77")  # what /game config modrole stores
+        assert await is_moderator(interaction(roles=(77,)), store)
+        assert not await is_moderator(interaction(roles=(78,)), store)
+        admin = interaction()
+        admin.permissions = discord.Permissions(administrator=True)
+        assert await is_moderator(admin, store)
+    finally:
+        await store.close()
+
+
+async def test_owner_is_from_settings_or_the_application() -> None:
+    assert await is_owner(interaction(user_id=1, owner=1), ())
+    assert not await is_owner(interaction(user_id=2, owner=1), ())
+    assert await is_owner(interaction(user_id=2, owner=1), (2, 3))  # OWNER_IDS
+    assert await is_owner(interaction(user_id=4, owner=1, team=(4, 9)), ())
+    assert not await is_owner(interaction(user_id=1, owner=1, team=(4, 9)), ())  # a team owns it
