@@ -20,7 +20,7 @@ from bot.discord.bridge import Style, bot_of, where
 from bot.discord.permissions import is_owner
 from bot.discord.schema import VerbSchema, cached_schemas
 from bot.replies import Actor, Reply
-from games.base import GameSpec
+from games.base import GameSpec, IllegalMove
 
 log = logging.getLogger(__name__)
 PlayerName = app_commands.Range[str, 1, 100]
@@ -189,11 +189,22 @@ def game_group(spec: GameSpec) -> app_commands.Group:
     """``/tt``: one subcommand per move verb, options from the game's notation."""
     group = app_commands.Group(name=spec.command_group, description=f"{spec.name} moves"[:100], guild_only=True)
     for schema in cached_schemas(spec):
-        group.add_command(verb_command(schema))
+        group.add_command(verb_command(schema, spec))
     return group
 
 
-def verb_command(schema: VerbSchema) -> app_commands.Command[Any, ..., None]:
+def _is_secret(spec: GameSpec, text: str) -> bool:
+    """A secret move (keeping a monument) is answered privately, so Discord never shows the
+    channel "ann used /tt monument name: ..."."""
+    if spec.hidden_move is None:
+        return False
+    try:
+        return spec.hidden_move(spec.parse(text))
+    except IllegalMove:
+        return False
+
+
+def verb_command(schema: VerbSchema, spec: GameSpec) -> app_commands.Command[Any, ..., None]:
     """A subcommand whose options are the schema's slots; their values are joined into the move text.
 
     The callback's signature is built at run time (discord.py reads options from it); Python
@@ -202,7 +213,8 @@ def verb_command(schema: VerbSchema) -> app_commands.Command[Any, ..., None]:
 
     async def callback(interaction: discord.Interaction, **values: str | None) -> None:
         named = {schema.slots[int(key[1:])].name: value for key, value in values.items()}
-        await bridge.slash(interaction, schema.text(named))
+        text = schema.text(named)
+        await bridge.slash(interaction, text, private=_is_secret(spec, text))
 
     parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
                                     annotation=discord.Interaction)]

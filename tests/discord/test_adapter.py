@@ -28,7 +28,7 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
-    fake = FakeDiscord(extra_channels=2)
+    fake = FakeDiscord(extra_channels=3)
     await fake.start()
     process = BotProcess(fake, Path(tmp_path_factory.mktemp("adapter")))
     code, out = await process.cli("sync", "--guild", str(fake.GUILD))
@@ -194,6 +194,25 @@ async def test_unexpected_error_gets_an_apology_and_a_log_line_with_the_game(
     assert "Traceback" not in message.content and "Error" not in message.content
     assert broken.public == []
     assert re.search(rf"command \['/tt', 'place'\] failed \(game {game.id}, channel {F.QUIET}", bot.log())
+
+
+async def test_keeping_a_monument_is_answered_only_to_its_owner(world: tuple[FakeDiscord, BotProcess]) -> None:
+    fake, bot = world
+    table = fake.extra_channels[2]
+    await settle(await fake.slash(F.ANN, "game new", {"game": "tiny-towns",
+                                                      "options": "buildings=first-game monuments=on"}, channel=table))
+    await settle(await fake.slash(F.BOB, "game join", channel=table))
+    await settle(await fake.slash(F.ANN, "game start", {"seed": 4}, channel=table))
+    game = read_game(bot.db_path, table)
+    spec = games.get_game("tiny-towns")
+    keep = next(m for m in spec.legal_moves(game.state, 0) if m.get("cmd") == "monument")
+    secret = keep["monument"]
+    kept = await settle(await fake.slash(F.ANN, "tt monument", {"name": secret}, channel=table))
+    assert kept.ephemeral and secret in kept.private_text.lower().replace(" ", "-").replace("'", "")
+    assert all(m.flags & EPHEMERAL for m in kept.messages if secret in m.content.lower())
+    for message in fake.public_messages(table):
+        assert secret not in message.content.lower()
+    assert "has chosen a monument" in kept.public_text
 
 
 async def test_nothing_was_refused_or_unknown(world: tuple[FakeDiscord, BotProcess]) -> None:
