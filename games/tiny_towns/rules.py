@@ -76,20 +76,23 @@ def _require_town_in_play(state: State, seat: int) -> dict[str, Any]:
     return town
 
 
-def _waiting_phase_error(state: State) -> IllegalMove:
+def _waiting_phase_error(state: State, seat: int | None = None) -> IllegalMove:
     if state["phase"] == "monuments":
         return IllegalMove("First every player keeps one of their two monuments: /tt monument <name>.")
     if state["phase"] == "announce":
         if state["variant"] == "solo":
             return IllegalMove("First pick one of the revealed resources: /tt announce <resource>.")
         mb = state["master_builder"]
+        if seat == mb:
+            return IllegalMove("You are the Master Builder: first name this round's resource with "
+                               "/tt announce <resource>.")
         return IllegalMove(f"Wait for the Master Builder ({_name(state, mb)}) to name a resource.")
     return IllegalMove("That is not possible now.")
 
 
-def _require_place_phase(state: State) -> None:
+def _require_place_phase(state: State, seat: int) -> None:
     if state["phase"] != "place":
-        raise _waiting_phase_error(state)
+        raise _waiting_phase_error(state, seat)
 
 
 # ---------------------------------------------------------------- handlers
@@ -117,11 +120,14 @@ def _monument(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 def _announce(state: State, seat: int, move: Move, events: list[Event]) -> None:
     town = _require_town_in_play(state, seat)
+    if state["variant"] == "town-hall":
+        raise IllegalMove("Town Hall has no Master Builder: the Mayor draws the resource, and every third round "
+                          "each player chooses with /tt place <square> <resource>.")
     if state["phase"] != "announce":
         if state["phase"] == "place":
             shown = state["resource"] or "free choice"
             raise IllegalMove(f"This round's resource is already named ({shown}).")
-        raise _waiting_phase_error(state)
+        raise _waiting_phase_error(state, seat)
     resource = _resource(move.get("resource"))
     if state["variant"] == "solo":
         revealed = state["solo"]["revealed"]
@@ -151,7 +157,7 @@ def _announce(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 def _before_placing(state: State, seat: int) -> dict[str, Any]:
     town = _require_town_in_play(state, seat)
-    _require_place_phase(state)
+    _require_place_phase(state, seat)
     if town["placed"]:
         what = "took no resource" if town["skipped"] else "have already placed"
         raise IllegalMove(f"You {what} this round; build with /tt build or finish with /tt done.")
@@ -172,7 +178,8 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
             raise IllegalMove(f"This is a free-choice round: say which resource, e.g. {example}.")
         banked = bank_resources(town["cells"])
         if wanted in banked and len(banked) < len(RESOURCES):
-            raise IllegalMove(f"Your Bank holds {wanted}, so you may not choose it.")
+            allowed = ", ".join(r for r in RESOURCES if r not in banked)
+            raise IllegalMove(f"Your Bank holds {wanted}, so you may not choose it. Choose {allowed}.")
         resource = wanted
     elif wanted is None or wanted == named:
         resource = named
@@ -261,7 +268,7 @@ def _cave(state: State, seat: int, move: Move, events: list[Event]) -> None:
 
 def _after_placing(state: State, seat: int) -> dict[str, Any]:
     town = _require_town_in_play(state, seat)
-    _require_place_phase(state)
+    _require_place_phase(state, seat)
     if not town["placed"]:
         raise IllegalMove("Place this round's resource first: /tt place <square>.")
     return town
@@ -270,6 +277,9 @@ def _after_placing(state: State, seat: int) -> dict[str, Any]:
 def _build(state: State, seat: int, move: Move, events: list[Event]) -> None:
     town = _after_placing(state, seat)
     if town["done"]:
+        # A player done automatically had no possible build, so checking the build on a scratch copy
+        # names what is actually wrong (wrong shape, monument already built...) rather than "done".
+        apply_build(copy_state(state), seat, move, [])
         raise IllegalMove("You said you are done this round; build again next round.")
     apply_build(state, seat, move, events)
     flow.maybe_auto_done(state, seat, events)
@@ -296,12 +306,39 @@ def _claim(state: State, seat: int, move: Move, events: list[Event]) -> None:
     flow.after_claim(state, seat, events)
 
 
+def _late_done(state: State, seat: int) -> str | None:
+    """Why a /tt done changes nothing and is simply accepted, or None when it must be checked.
+
+    Players type /tt done after placing even when the engine already made them done, and often
+    after the round has ended because they were the last to place; the game is also over when the
+    last town completes on its final placement. None of that may fail (issue 3: /tt done after your
+    placement is always accepted), so it is a no-op that only tells the player where things stand.
+    """
+    if state["phase"] == "finished":
+        return "The game is over: nothing more to do."
+    if state["phase"] not in ("announce", "place") or not 0 <= seat < len(state["towns"]):
+        return None
+    town = state["towns"][seat]
+    if town["resigned"]:
+        return None
+    if town["complete"]:
+        return "Your town is complete: nothing more to do."
+    if town["placed"]:
+        if town["done"] and not flow.claimable(town):
+            return "You are already done this round."
+        return None
+    if state["round"] > 1:
+        # Every round ends with every player done, so this can only be about the round before.
+        what = "/tt place <square>" if state["phase"] == "place" else "the next resource"
+        return f"Round {state['round'] - 1} is already over; round {state['round']} waits for {what}."
+    return None
+
+
 def _done(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    if state["phase"] == "place" and 0 <= seat < len(state["towns"]):
-        town = state["towns"][seat]
-        if town["placed"] and (town["done"] or town["complete"]) and not flow.claimable(town):
-            events.append({"private": {"seat": seat, "text": "You are already done this round."}})
-            return
+    late = _late_done(state, seat)
+    if late is not None:
+        events.append({"private": {"seat": seat, "text": late}})
+        return
     town = _after_placing(state, seat)
     if flow.claimable(town):
         raise IllegalMove("First take your Opaleye's Watch building: /tt claim <building> <square> "

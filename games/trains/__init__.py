@@ -7,7 +7,7 @@ from games.trains.ai import bot_move
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, TYPES
 from games.trains.help import RULES_HELP
 from games.trains.movegen import legal_moves
-from games.trains.notation import format_move, parse
+from games.trains.notation import format_move, hidden_move, parse
 from games.trains.rules import RULES_VERSION, apply, resign, setup, status
 from games.trains.scoring import standings
 from games.trains.view import private_summary, view
@@ -52,6 +52,7 @@ GAME = GameSpec(
     bot_move=bot_move,
     rules_help=RULES_HELP,
     private_summary=private_summary,
+    hidden_move=hidden_move,
 )
 
 __all__ = ["GAME", "RULES_VERSION"]

@@ -80,11 +80,27 @@ def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (
     if seat in state["rails"].get(hexname, ()):
         return f"You already have a rail on {hexname}."
     if not any(seat in state["rails"].get(n, ()) for n in gmap.neighbours[hexname]):
-        return f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)."
+        return (f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)."
+                + _options_text(state, seat, waive, free))
     cost = rail_cost(state, seat, hexname, waive, free)
-    if cost > state["turn"]["money"]:
-        return f"A rail on {hexname} costs {cost} extra money; you have {state['turn']['money']}."
+    money = state["turn"]["money"]
+    if cost > money:
+        return f"A rail on {hexname} costs {cost} extra money; you have {money}." + _options_text(
+            state, seat, waive, free, affordable=True)
     return ""
+
+
+def _options_text(state: State, seat: int, waive: Iterable[str], free: bool, affordable: bool = False) -> str:
+    """' You can lay on: E4 (0), F5 (1).' — the hexes open to the seat now, with their extra cost."""
+    money = state["turn"]["money"]
+    costs = [(h, rail_cost(state, seat, h, waive, free)) for h in frontier(state, seat)]
+    if affordable:
+        costs = [(h, c) for h, c in costs if c <= money]
+        if not costs:
+            return " No hex next to your rails is within your money: play more money first."
+    shown = ", ".join(f"{h} ({c})" for h, c in costs[:16]) + (", ..." if len(costs) > 16 else "")
+    what = "Within your money now" if affordable else "Hexes next to your rails (extra cost)"
+    return f" {what}: {shown}." if costs else ""
 
 
 def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:

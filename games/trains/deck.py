@@ -25,6 +25,14 @@ def list_names(slugs: list[str]) -> str:
     return ", ".join(name_of(s) for s in slugs) if slugs else "nothing"
 
 
+def hand_text(cards: list[str]) -> str:
+    """'2x Normal Train, Lay Rails' (sorted, counted) or 'empty'."""
+    counts: dict[str, int] = {}
+    for slug in sorted(cards):
+        counts[slug] = counts.get(slug, 0) + 1
+    return ", ".join(f"{n}x {name_of(s)}" if n > 1 else name_of(s) for s, n in counts.items()) or "empty"
+
+
 def _reshuffle(state: State, seat: int, events: list[Event]) -> bool:
     player = state["players"][seat]
     if not player["discard"]:

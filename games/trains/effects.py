@@ -16,7 +16,16 @@ from games.base import IllegalMove
 from games.notation import suggest
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
-from games.trains.deck import draw, gain_waste, list_names, name_of, remove_cards, return_waste, top_card
+from games.trains.deck import (
+    draw,
+    gain_waste,
+    hand_text,
+    list_names,
+    name_of,
+    remove_cards,
+    return_waste,
+    top_card,
+)
 
 State = dict[str, Any]
 Event = dict[str, Any]
@@ -150,9 +159,11 @@ def _normalize_twice(card: Card, words: list[str]) -> list[str]:
     target = CARDS[norm_card(card, words[0])]
     if target.type != card.effect["target_type"] or not target.playable:
         raise _bad(card, f"{target.name} is not a {card.effect['target_type']} card.")
-    if target.slug in card.effect["exclude"] or target.kind == "play_twice":
+    if target.slug in card.effect["exclude"]:
         raise _bad(card, f"{card.name} cannot play {target.name}.")
     rest = words[1:]
+    # The first 'then' always splits this card's two plays; a nested Coupling or Dispatcher
+    # therefore takes one set of choices in its first play (a 'then' may follow in the second).
     if THEN in rest:
         i = rest.index(THEN)
         first, second = normalize(target, rest[:i]), normalize(target, rest[i + 1:])
@@ -178,7 +189,7 @@ def play_card(state: State, seat: int, slug: str, args: list[str], events: list[
     card = CARDS[slug]
     player = state["players"][seat]
     if slug not in player["hand"]:
-        raise IllegalMove(f"You have no {card.name} in your hand.")
+        raise IllegalMove(f"You have no {card.name} in your hand (your hand: {hand_text(player['hand'])}).")
     if not card.playable:
         raise IllegalMove(f"{card.name} is a {card.type} card; it cannot be played.")
     canonical = normalize(card, args)
@@ -380,7 +391,8 @@ def _play_twice(state: State, seat: int, card: Card, args: list[str], events: li
     target = CARDS[slug]
     player = state["players"][seat]
     if slug not in player["hand"]:
-        raise IllegalMove(f"You have no {target.name} in your hand for {card.name}.")
+        raise IllegalMove(f"You have no {target.name} in your hand for {card.name} "
+                          f"(your hand: {hand_text(player['hand'])}).")
     remove_cards(player["hand"], [slug])
     player["play"].append(slug)
     one = _play_once(state, seat, target, first, events)

@@ -2,23 +2,51 @@
 
 from __future__ import annotations
 
-from games.trains.content import CARDS, DECISIONS, MAPS, RULES, station_slots_total
+from games.trains.content import CARDS, DECISIONS, MAPS, RULES, Card, station_slots_total
 from games.trains.effects import usage
 
+LIMIT = 2000  # one Discord message
 
-def _cards() -> str:
-    lines = ["Cards (cost / value / VP; [source]). Play with the choices shown:"]
-    for card in CARDS.values():
-        if card.slug == "waste":
-            continue
-        cost = card.sources.get("cost", card.source)
-        line = (f"- {card.name} ({card.type}, cost {card.cost}, value {card.money}"
-                f"{f', {card.vp} VP' if card.vp else ''}) [{card.source}; cost {cost}]: {card.text}")
-        if card.playable:
-            line += f"  `{usage(card)}`"
-        lines.append(line)
-    lines.append("- Waste: does nothing; never bought; return all Waste in hand with /trains pass.")
-    return "\n".join(lines)
+
+def _pages(name: str, header: str, lines: list[str], footer: str = "") -> dict[str, str]:
+    """Split a long topic into ``name``, ``name-2``, ... each within one message.
+
+    Every page but the last ends with a pointer to the next one, so a reader can follow on.
+    """
+    pages: list[list[str]] = [[header]]
+    for line in lines:
+        page = pages[-1]
+        # Room for the pointer line and the footer on whichever page ends up last.
+        if len("\n".join([*page, line])) + 60 + len(footer) > LIMIT and len(page) > 1:
+            pages.append([f"{header} (continued)"])
+        pages[-1].append(line)
+    if footer:
+        pages[-1].append(footer)
+    names = [name if i == 0 else f"{name}-{i + 1}" for i in range(len(pages))]
+    out: dict[str, str] = {}
+    for i, page in enumerate(pages):
+        more = f"\nMore: `/game rules {names[i + 1]}`." if i + 1 < len(pages) else ""
+        out[names[i]] = "\n".join(page) + more
+    return out
+
+
+def _card_line(card: Card) -> str:
+    cost = card.sources.get("cost", card.source)
+    line = (f"- {card.name} ({card.type}, cost {card.cost}, value {card.money}"
+            f"{f', {card.vp} VP' if card.vp else ''}) [{card.source}; cost {cost}]: {card.text}")
+    if card.playable:
+        line += f"  `{usage(card)}`"
+    return line
+
+
+def _cards() -> dict[str, str]:
+    basic = [_card_line(c) for c in CARDS.values() if not c.kingdom and c.slug != "waste"]
+    basic.append("- Waste: does nothing; never bought; return all Waste in hand with /trains pass.")
+    kingdom = [_card_line(c) for c in CARDS.values() if c.kingdom]
+    return {
+        **_pages("cards", "Basic cards (cost / value / VP; [source]). Play with the choices shown:", basic),
+        **_pages("kingdom", "Kingdom cards, 8 per game ([source]; [project] = our design):", kingdom),
+    }
 
 
 def _maps() -> str:
@@ -59,10 +87,9 @@ RULES_HELP: dict[str, str] = {
         "/trains pass - only if you have neither played nor bought: return all Waste in hand and end "
         "the turn.\n"
         "/trains end - end your turn (clean up, draw 5)."),
-    "cards": _cards(),
+    **_cards(),
     "maps": _maps(),
-    "decisions": "Project decisions (edit games/trains/data to change):\n" + "\n".join(
-        f"- {d['topic']}: {d['text']}" for d in DECISIONS) + (
-        "\nCard costs marked [project] and kingdom cards 11-30 are project designs; the Tokyo and Osaka "
-        "maps are original project maps."),
+    **_pages("decisions", "Rule decisions ([source]; edit games/trains/data/rules.json to change):",
+             [f"- {d['topic']} [{d['source']}]: {d['text']}" for d in DECISIONS],
+             "Card numbers marked [project], kingdom cards 11-30 and both maps are project designs."),
 }

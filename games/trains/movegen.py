@@ -182,30 +182,43 @@ def _twice_choices(state: State, seat: int, card: Card, hand: list[str]) -> list
     from games.trains.rules import clone
 
     out: list[list[str]] = []
+    for args in _twice_candidates(state, seat, card, hand, nested=False):
+        trial = clone(state)
+        try:
+            play_card(trial, seat, card.slug, args, [])
+        except IllegalMove:
+            continue
+        out.append(args)
+    return out
+
+
+def _twice_candidates(state: State, seat: int, card: Card, hand: list[str], nested: bool) -> list[list[str]]:
+    """Unchecked argument lists for a play-twice card; ``nested`` ones never use 'then'.
+
+    Inside Dispatcher the first 'then' belongs to Dispatcher, so a nested Coupling or
+    Dispatcher is offered with one set of choices only.
+    """
+    out: list[list[str]] = []
     for slug in _distinct(hand):
         target = CARDS[slug]
         if target.type != card.effect["target_type"] or slug in card.effect["exclude"]:
             continue
-        if target.kind == "play_twice" or not target.playable:
+        if not target.playable:
             continue
         rest = list(hand)
         rest.remove(slug)
-        fake = dict(state)
-        fake["players"] = list(state["players"])
-        fake["players"][seat] = dict(state["players"][seat], hand=rest)
-        inner = _effect_choices(fake, seat, target, rest)
-        candidates: list[list[str]] = []
-        if target.optional and target.kind != "none":
-            candidates.append([slug, SKIP])
+        if target.kind == "play_twice":
+            inner = _twice_candidates(state, seat, target, rest, nested=True)
+        else:
+            fake = dict(state)
+            fake["players"] = list(state["players"])
+            fake["players"][seat] = dict(state["players"][seat], hand=rest)
+            inner = _effect_choices(fake, seat, target, rest)
+        skippable = target.optional and target.kind != "none"
+        if skippable:
+            out.append([slug, SKIP])
         for choice in inner:
-            candidates.append([slug, *choice])
-            if target.optional and target.kind != "none":
-                candidates.append([slug, *choice, THEN, SKIP])
-        for args in candidates:
-            trial = clone(state)
-            try:
-                play_card(trial, seat, card.slug, args, [])
-            except IllegalMove:
-                continue
-            out.append(args)
+            out.append([slug, *choice])
+            if skippable and not nested:
+                out.append([slug, *choice, THEN, SKIP])
     return out

@@ -65,3 +65,16 @@ def format_move(move: Move) -> str:
     if action == "buy":
         return f"/{GROUP} buy {move['card']}" + (" top" if move.get("top") else "")
     return f"/{GROUP} {action}"
+
+
+def hidden_move(move: Move) -> bool:
+    """True when the command names a card taken secretly (Lost and Found's pick from the discard).
+
+    Follows Coupling/Dispatcher to the card they play, since those echo its choices.
+    """
+    if move.get("action") != "play":
+        return False
+    slug, args = str(move.get("card", "")), list(move.get("args", []))
+    while slug in CARDS and CARDS[slug].kind == "play_twice" and args:
+        slug, args = args[0], args[1:]
+    return slug in CARDS and CARDS[slug].kind == "lost_and_found" and args != ["skip"]

@@ -240,9 +240,9 @@ def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> 
     if not card.buyable:
         raise IllegalMove(f"{card.name} can never be bought.")
     if slug not in state["piles"]:
-        raise IllegalMove(f"{card.name} is not in this game's supply.")
+        raise IllegalMove(f"{card.name} is not in this game's supply. Piles: {', '.join(state['piles'])}.")
     if state["supply"][slug] <= 0:
-        raise IllegalMove(f"The {card.name} pile is empty.")
+        raise IllegalMove(f"The {card.name} pile is empty; empty piles cannot be bought from.")
     turn = state["turn"]
     if card.cost > turn["money"]:
         raise IllegalMove(f"{card.name} costs {card.cost}; you have {turn['money']} money.")

@@ -1,6 +1,10 @@
 """Generate the complete-game transcripts in tests/trains/transcripts/ with the level-1 bot.
 
 Not a test. Run from the repo root:  python tests/trains/make_transcripts.py
+
+Besides plain bot games, two games steer the bot's buys towards one end condition each
+(four empty supply piles; all 30 stations on the board), since bots left alone always run
+out of rails first. test_transcripts.py re-scores every final position independently.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ sys.path.insert(0, str(ROOT))
 
 from games.options import format_options  # noqa: E402
 from games.trains import GAME  # noqa: E402
+from games.trains.content import CARDS  # noqa: E402
 
 OUT = Path(__file__).parent / "transcripts"
 
@@ -23,10 +28,47 @@ GAMES = [
     ("osaka-3p", 23, ["ann", "bob", "cat"], {"map": "osaka", "kingdom": [
         "transfer", "command-central", "recycling-plant", "freight-train", "tunnel", "coupling",
         "central-station", "urban-planning"]}),
+    ("tokyo-4p", 41, ["ann", "bob", "cat", "dan"], {"map": "tokyo", "kingdom": [
+        "amusement-park", "mail-train", "early-train", "dispatcher", "scrapyard", "sightseeing-bus",
+        "parallel-line", "rail-magnate"]}),
+    # Random kingdoms (drawn from the seed); found by searching seeds for tied games.
+    ("osaka-3p-shared-win", 109, ["ann", "bob", "cat"], {"map": "osaka"}),
+    ("osaka-2p-tie-broken-by-rails", 18, ["ann", "bob"], {"map": "osaka"}),
 ]
 
 
-def write(name: str, seed: int, players: list[str], options: dict) -> None:
+# name, seed, players, options, goal, target piles the steered bot buys (priciest first)
+STEERED = [
+    ("tokyo-2p-empty-piles", 31, ["ann", "bob"], {"map": "tokyo", "kingdom": [
+        "signal-box", "transfer", "landfill", "lost-and-found", "timetable", "night-train", "tunnel",
+        "viaduct"]}, "piles", ["signal-box", "transfer", "landfill", "lost-and-found"]),
+    ("osaka-2p-all-stations", 32, ["ann", "bob"], {"map": "osaka", "kingdom": [
+        "urban-planning", "terminal", "timetable", "night-train", "signal-box", "commuter-rush",
+        "track-crew", "rail-yard"]},
+     "stations", ["station-expansion", "urban-planning", "express-train"]),
+]
+
+
+def steered_move(state: dict, seat: int, goal: str, targets: list[str]) -> dict:
+    """The bot's move, but its buys go to ``targets`` and, for stations, stations come first."""
+    legal = GAME.legal_moves(state, seat)
+    if goal == "stations" and state["phase"] == "play":
+        for move in legal:
+            card = CARDS.get(move.get("card", ""))
+            if move["action"] == "play" and card and card.type == "station" and move["args"] != ["skip"]:
+                return move
+    move = GAME.bot_move(state, seat, 1)
+    if move["action"] in ("buy", "end") and state["phase"] == "play":
+        buys = [m for m in legal if m["action"] == "buy" and m["card"] in targets and not m["top"]]
+        if buys:
+            return max(buys, key=lambda m: (CARDS[m["card"]].cost, -targets.index(m["card"])))
+        if move["action"] == "buy":
+            return {"action": "end"}
+    return move
+
+
+def write(name: str, seed: int, players: list[str], options: dict, goal: str = "bot",
+          targets: list[str] | None = None) -> None:
     opts = {"map": "tokyo", "kingdom": [], **options}
     state = GAME.setup(players, opts, seed)
     lines = [
@@ -37,17 +79,26 @@ def write(name: str, seed: int, players: list[str], options: dict) -> None:
         f"players: {', '.join(players)}",
         f"options: {format_options(opts, GAME.options)}",
     ]
-    rejected_once = False
+    if not opts["kingdom"]:
+        lines.insert(2, f"# Kingdom drawn from the seed: {', '.join(state['kingdom'])}.")
+    rejected_once = rejected_empty = False
     while not GAME.status(state).finished:
         seat = GAME.status(state).to_act[0]
-        move = GAME.bot_move(state, seat, 1)
+        move = GAME.bot_move(state, seat, 1) if goal == "bot" else steered_move(state, seat, goal, targets or [])
         if state["phase"] == "play" and not rejected_once and state["turn_number"] == 3:
             sea = next(e["hex"] for e in GAME.view(state, None)["map"]["hexes"] if e["terrain"] == "sea")
             lines.append(f"!{players[seat]}: /trains buy waste  # Waste can never be bought")
             lines.append(f"!{players[seat]}: /trains start {sea}  # starting rails are all placed")
             rejected_once = True
+        # An empty pile the player could otherwise afford: only its emptiness forbids the buy.
+        empty = [s for s in state["piles"] if state["supply"][s] == 0 and CARDS[s].cost <= state["turn"]["money"]]
+        if state["phase"] == "play" and empty and not rejected_empty:
+            lines.append(f"!{players[seat]}: /trains buy {empty[0]}  # that pile is empty (affordable)")
+            rejected_empty = True
         state, _ = GAME.apply(state, seat, move)
         lines.append(f"{players[seat]}: {GAME.format(move)}")
+    after = players[GAME.status(state).to_act[0]] if GAME.status(state).to_act else players[0]
+    lines.append(f"!{after}: /trains end  # the game ended with the previous turn ({'; '.join(state['end_reasons'])})")
     rows = GAME.standings(state)
     lines.append("standings: " + " ".join(f"{r['player']}={r['score']}" for r in rows))
     OUT.mkdir(exist_ok=True)
@@ -57,4 +108,6 @@ def write(name: str, seed: int, players: list[str], options: dict) -> None:
 
 if __name__ == "__main__":
     for game in GAMES:
+        write(*game)
+    for game in STEERED:
         write(*game)

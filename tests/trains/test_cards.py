@@ -195,8 +195,26 @@ def test_dispatcher_plays_an_action_twice(tr):
     assert 0 in after["rails"]["E4"] and after["turn"]["money"] == 2
     with pytest.raises(IllegalMove, match="already have a rail"):
         tr.do(state, 0, "/trains play dispatcher central-station rail E4")
-    with pytest.raises(IllegalMove, match="cannot play"):
-        tr.GAME.parse("/trains play dispatcher coupling express-train")
+
+
+
+def test_dispatcher_may_play_coupling_or_dispatcher(tr):
+    # Reference: "Dispatcher ... play an Action card from your hand twice"; Coupling and
+    # Dispatcher are Action cards, so neither is excluded.
+    state = tr.scenario(["dispatcher", "coupling", "express-train", "normal-train"])
+    after, _ = tr.do(state, 0, "/trains play dispatcher coupling express-train then normal-train")
+    assert after["turn"]["money"] == 2 + 2 + 1 + 1
+    assert sorted(after["players"][0]["play"]) == ["coupling", "dispatcher", "express-train", "normal-train"]
+    with pytest.raises(IllegalMove, match="no Express Train"):
+        tr.do(state, 0, "/trains play dispatcher coupling express-train")  # needs two Express Trains
+    state = tr.scenario(["dispatcher", "dispatcher", "timetable", "transfer"], deck=["normal-train"] * 6)
+    after, _ = tr.do(state, 0, "/trains play dispatcher dispatcher timetable then transfer")
+    assert after["players"][0]["hand"] == ["normal-train"] * 4  # Timetable twice, Transfer twice with nothing
+    assert len(after["players"][0]["deck"]) == 2
+    legal = [tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0) if m.get("card") == "dispatcher"]
+    assert "/trains play dispatcher dispatcher timetable then skip" in legal
+    for text in legal:
+        tr.do(state, 0, text)
 
 
 def test_lost_and_found_is_private(tr):

@@ -68,3 +68,47 @@ def test_bot_move_does_not_change_state():
     for level in (0, 1):
         GAME.bot_move(state, seat, level)
         assert json.dumps(state, sort_keys=True) == before
+
+
+def _reshuffle_hidden(state: dict, seat: int, seed: int) -> dict:
+    """Same public facts, different secrets: ``seat``'s hand and deck cards are re-dealt."""
+    from games.rng import Rng
+
+    other = json.loads(json.dumps(state))
+    player = other["players"][seat]
+    pool = Rng(seed).shuffled(player["hand"] + player["deck"])
+    player["hand"], player["deck"] = pool[: len(player["hand"])], pool[len(player["hand"]):]
+    return other
+
+
+def test_public_view_and_image_do_not_depend_on_hidden_cards():
+    from rendering.trains import render_board
+
+    state, _ = _play(7, 90)
+    checked = 0
+    for seat in range(3):
+        for salt in (1, 2):
+            variant = _reshuffle_hidden(state, seat, salt)
+            if variant == state:
+                continue
+            checked += 1
+            assert GAME.view(variant, None) == GAME.view(state, None)
+            for viewer in range(3):
+                if viewer != seat:
+                    # Another seat's view never changes with this seat's secrets (hints are
+                    # computed from the viewer's own cards only).
+                    assert GAME.view(variant, viewer) == GAME.view(state, viewer), (seat, viewer)
+            assert render_board(GAME.view(variant, None), None) == render_board(GAME.view(state, None), None)
+            assert GAME.status(variant).summary == GAME.status(state).summary
+    assert checked >= 3
+
+
+def test_lost_and_found_choice_is_a_secret_command():
+    assert GAME.hidden_move is not None
+    secret = GAME.parse("/trains play lost-and-found express-train")
+    assert GAME.hidden_move(secret)
+    assert GAME.hidden_move(GAME.parse("/trains play dispatcher lost-and-found express-train then waste"))
+    assert not GAME.hidden_move(GAME.parse("/trains play lost-and-found skip"))
+    assert not GAME.hidden_move(GAME.parse("/trains play lay-rails E5"))
+    assert not GAME.hidden_move(GAME.parse("/trains play mail-train lost-and-found"))
+    assert not GAME.hidden_move(GAME.parse("/trains buy lost-and-found"))

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.base import IllegalMove
 from games.trains import GAME
+from games.trains.content import CARDS, DECISIONS
 
 EXAMPLES = [
     ("/trains start E5", {"action": "start", "hex": "E5"}),
@@ -71,8 +74,23 @@ def test_vocabulary_summary_and_help():
 
     vocab = trains.vocabulary()
     assert "lay-rails" in vocab["card"] and "E5" in vocab["hex"] and len(vocab["kingdom"]) == 30
-    assert set(GAME.rules_help) == {"overview", "commands", "cards", "maps", "decisions"}
-    assert "project" in GAME.rules_help["decisions"] and "Tunnel" in GAME.rules_help["cards"]
+    assert {"overview", "commands", "cards", "kingdom", "maps", "decisions"} <= set(GAME.rules_help)
+    assert "project" in GAME.rules_help["decisions"]
+    everything = "\n".join(GAME.rules_help.values())
+    for card in CARDS.values():
+        assert card.name in everything
+    for decision in DECISIONS:
+        assert decision["text"] in everything
+
+
+def test_every_rules_topic_fits_one_discord_message():
+    overview = GAME.rules_help["overview"] + "\nTopics: " + ", ".join(GAME.rules_help)
+    assert len(overview) + 40 <= 2000
+    for topic, text in GAME.rules_help.items():
+        assert len(text) <= 2000, topic
+        # A split topic points to its continuation, and the continuation exists.
+        for name in re.findall(r"/game rules ([a-z0-9-]+)`", text):
+            assert name in GAME.rules_help
 
 
 def test_private_summary_lists_hand_and_options():

@@ -7,6 +7,7 @@ and an optional final ``standings: ann=28 bob=19`` line in rank order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,13 +16,22 @@ from games.options import parse_options
 from games.trains import GAME
 
 
-def replay(path: Path) -> tuple[dict[str, Any], str | None]:
-    """Replay a transcript; returns the final state and the expected standings text (if any)."""
+def replay(path: Path, on_move: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
+           ) -> tuple[dict[str, Any], str | None]:
+    """Replay a transcript; returns the final state and the expected standings text (if any).
+
+    ``on_move(before, after)`` is called after every accepted move.
+    """
     header: dict[str, str] = {}
     state: dict[str, Any] | None = None
     names: list[str] = []
     expected: str | None = None
     for number, raw in enumerate(path.read_text().splitlines(), start=1):
+        if raw.startswith("# expect (game in progress):"):
+            # Scenarios that stop mid-game state their current standings in a comment, since
+            # a standings line promises a finished game.
+            expected = raw.split(":", 1)[1].strip()
+            continue
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue
@@ -40,11 +50,14 @@ def replay(path: Path) -> tuple[dict[str, Any], str | None]:
             state = GAME.setup(names, options, int(header["seed"]))
         must_fail = key.startswith("!")
         seat = names.index(key.lstrip("!"))
+        before = state
         try:
             if rest == "/game resign":
                 state, _ = GAME.resign(state, seat)
             else:
                 state, _ = GAME.apply(state, seat, GAME.parse(rest))
+            if on_move is not None and not must_fail:
+                on_move(before, state)
         except IllegalMove:
             if must_fail:
                 continue
