@@ -108,6 +108,19 @@ class Conductor:
             return []
         return [game.spec.format(move) for move in game.spec.legal_moves(game.row.state, seat)]
 
+    async def labelled_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[tuple[str, str]]:
+        """(canonical text, short label) for every legal move of ``user_id`` now; the label may be empty."""
+        game = await self._channel_game(guild_id, channel_id)
+        if game is None or game.row.status != "active" or game.row.state is None:
+            return []
+        seat = game.seat_of(user_id)
+        if seat is None:
+            return []
+        state, spec = game.row.state, game.spec
+        label = spec.move_label
+        return [(spec.format(move), label(state, seat, move) if label else "")
+                for move in spec.legal_moves(state, seat)]
+
     async def channel_game(self, guild_id: str, channel_id: str) -> Loaded | None:
         """The channel's open game (read-only use by front ends)."""
         return await self._channel_game(guild_id, channel_id)

@@ -91,6 +91,9 @@ class GameSpec:
     # Optional: True for a move whose very text is secret (keeping a monument): the host then
     # answers its author privately and hides its text from others' history and exports until the end.
     hidden_move: Callable[[Move], bool] | None = None
+    # Optional: a few words on what a legal move means right now ("money 3 → 1, +1 Waste"),
+    # shown beside it in autocomplete and move menus.
+    move_label: Callable[[State, int, Move], str] | None = None
 
 
 @dataclass(frozen=True)

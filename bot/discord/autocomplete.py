@@ -32,12 +32,14 @@ def choices(values: Iterable[tuple[str, str]], current: str) -> Choices:
     for name, value in values:
         if value in seen or not value or len(value) > 100:
             continue
+        # Labels add words ("E5 (river)"): they may match as a prefix, but only the value matches inside.
         haystack = name.lower()
-        if typed and typed not in haystack and typed not in value.lower():
+        prefix = haystack.startswith(typed) or value.lower().startswith(typed)
+        if typed and not prefix and typed not in value.lower():
             continue
         seen.add(value)
         choice = app_commands.Choice(name=_clip(name or value), value=value)
-        (starts if haystack.startswith(typed) or value.lower().startswith(typed) else contains).append(choice)
+        (starts if prefix else contains).append(choice)
     return (starts + contains)[:MAX_CHOICES]
 
 
@@ -55,15 +57,18 @@ def move_option(schema: VerbSchema, slot: Slot) -> Autocomplete:
 
     async def complete(interaction: discord.Interaction, current: str) -> Choices:
         guild, channel = where(interaction)
-        moves = await bot_of(interaction).conductor.legal_commands(guild, channel, str(interaction.user.id))
+        moves = await bot_of(interaction).conductor.labelled_commands(guild, channel, str(interaction.user.id))
         filled = {k: v for k, v in filled_options(interaction).items() if v.strip() and k != slot.name}
-        values = []
-        for move in moves:
+        labels: dict[str, list[str]] = {}
+        for move, label in moves:
             split = schema.split(move)
             if split is None or not split.get(slot.name):
                 continue
             if all(_same(split.get(name, ""), value, schema, name) for name, value in filled.items()):
-                values.append((split[slot.name], split[slot.name]))
+                labels.setdefault(split[slot.name], []).append(label)
+        # A value that stands for exactly one move gets that move's label ("E5 (money 3 → 1)").
+        values = [(f"{value} ({found[0]})" if len(found) == 1 and found[0] else value, value)
+                  for value, found in labels.items()]
         return choices(values, current)
 
     return complete

@@ -228,7 +228,9 @@ def _slots_from_usage(line: str, group: str, verb: str) -> tuple[Slot, ...]:
             first = inner.split()[0] if inner else ""
             if first.startswith("<"):
                 name = _option_name(first[1:-1], taken)
-                slots.append(Slot(name, _clip(f"{inner[1:-1]} (optional)"), False))
+                many = inner.endswith("...")  # "[<choice> ...]": optional, several words
+                label = first[1:-1] + (", separated by spaces" if many else "")
+                slots.append(Slot(name, _clip(f"{label} (optional)"), False, many=many))
             elif first:
                 name = _option_name(first, taken)
                 slots.append(Slot(name, _clip(f"{inner} (optional)"), False, keyword=first.lower()))

@@ -10,7 +10,7 @@ from games.trains.movegen import legal_moves
 from games.trains.notation import format_move, hidden_move, parse
 from games.trains.rules import RULES_VERSION, apply, resign, setup, status
 from games.trains.scoring import standings
-from games.trains.view import private_summary, view
+from games.trains.view import move_label, private_summary, view
 
 
 def vocabulary() -> dict[str, list[str]]:
@@ -53,6 +53,7 @@ GAME = GameSpec(
     rules_help=RULES_HELP,
     private_summary=private_summary,
     hidden_move=hidden_move,
+    move_label=move_label,
 )
 
 __all__ = ["GAME", "RULES_VERSION"]

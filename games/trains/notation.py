@@ -19,6 +19,14 @@ from games.trains.effects import HEX_PATTERN, normalize
 
 GROUP = "trains"
 VERBS = ("start", "play", "buy", "pass", "end")
+# One line per verb; the Discord adapter turns these into typed slash-command options.
+USAGE = {
+    "start": "/trains start <hex>",
+    "play": "/trains play <card> [<choices> ...]",
+    "buy": "/trains buy <card> [<top>]",
+    "pass": "/trains pass",
+    "end": "/trains end",
+}
 
 Move = dict[str, Any]
 

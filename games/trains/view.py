@@ -129,3 +129,34 @@ def private_summary(state: State, seat: int) -> str:
     elif state["phase"] == "start" and state["current"] == seat:
         lines.append("Place your starting rail: /trains start HEX.")
     return "\n".join(lines)
+
+
+def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
+    """What a legal move does to your turn, for autocomplete: terrain, price, money and Waste."""
+    from games.trains.rules import apply  # rules imports view's neighbours; keep this local
+
+    action = move.get("action")
+    if action == "start":
+        return board.game_map(state).terrain.get(move["hex"], "")
+    if action == "buy":
+        card = CARDS[move["card"]]
+        return f"costs {card.cost}, {state['supply'].get(card.slug, 0)} left"
+    if action != "play":
+        return ""
+    try:
+        after, _ = apply(state, seat, move)
+    except Exception:  # a label must never break autocomplete
+        return ""
+    before_money, after_money = state["turn"]["money"], after["turn"]["money"]
+    waste = _waste_owned(after, seat) - _waste_owned(state, seat)
+    parts = [f"money {before_money} → {after_money}"]
+    if waste > 0:
+        parts.append(f"+{waste} Waste")
+    return ", ".join(parts)
+
+
+def _waste_owned(state: State, seat: int) -> int:
+    player = state["players"][seat]
+    piles = ("hand", "deck", "discard", "play", "gained")
+    return sum(1 for pile in piles for card in player.get(pile, []) if card == "waste")
+

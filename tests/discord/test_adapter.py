@@ -111,9 +111,9 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
     start = await settle(await fake.slash(F.ANN, "game start", {"seed": 3}, channel=table))
     board = only(start.public)
     assert {"mv:pass", "mv:end"} <= {":".join(c.split(":")[3:5]) for c in board.custom_ids}
-    hexes = await fake.autocomplete(F.ANN, "trains start", {"args": "e"}, focused="args", channel=table)
+    hexes = await fake.autocomplete(F.ANN, "trains start", {"hex": "e"}, focused="hex", channel=table)
     assert 0 < len(hexes) <= 25 and all(c["value"].lower().startswith("e") for c in hexes)
-    first = await settle(await fake.slash(F.ANN, "trains start", {"args": hexes[0]["value"]}, channel=table))
+    first = await settle(await fake.slash(F.ANN, "trains start", {"hex": hexes[0]["value"]}, channel=table))
     assert first.public, first.text
     after = first.public[0]
 

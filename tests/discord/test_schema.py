@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 import games
 from bot.discord.schema import ARGS, MORE, Slot, VerbSchema, cached_schemas, schema_for, verb_schemas
-from games.base import GameSpec
+from games.base import GameSpec, IllegalMove
 
 
 def playout_moves(spec: GameSpec, players: int, options: str, seeds: range, max_steps: int) -> list[str]:
@@ -66,11 +68,41 @@ def test_tiny_towns_options_come_from_its_usage_lines() -> None:
     assert [s.name for s in schemas["place"].slots] == ["square", "resource"]
 
 
-def test_verbs_without_usage_get_a_free_form_args_option() -> None:
+def test_trains_options_come_from_its_usage_lines() -> None:
     schemas = {s.verb: s for s in cached_schemas(games.get_game("trains"))}
-    assert [s.name for s in schemas["play"].slots] == [ARGS]
+    assert [(s.name, s.required, s.many) for s in schemas["play"].slots] == [("card", True, False),
+                                                                           ("choices", False, True)]
     assert schemas["pass"].slots == ()
-    assert schemas["play"].split("/trains play lay-rails E5") == {ARGS: "lay-rails E5"}
+    assert schemas["play"].split("/trains play lay-rails E5") == {"card": "lay-rails", "choices": "E5"}
+    assert schemas["play"].split("/trains play mail-train waste apartment") == {
+        "card": "mail-train", "choices": "waste apartment"}
+    assert schemas["play"].text({"card": "lay-rails", "choices": "E5"}) == "/trains play lay-rails E5"
+    assert schemas["start"].text({"hex": "E5"}) == "/trains start E5"
+
+
+def test_verbs_without_usage_get_a_free_form_args_option() -> None:
+    import types
+
+    module = types.ModuleType("fake_moves")
+    module.VERBS = ("go",)  # type: ignore[attr-defined]
+
+    def parse(text: str) -> dict[str, str]:
+        if text.split()[1:] == ["go"]:
+            raise IllegalMove("go where?")
+        return {"text": text}
+
+    parse.__module__ = module.__name__
+    module.parse = parse  # type: ignore[attr-defined]
+    import sys
+
+    sys.modules[module.__name__] = module
+    try:
+        spec = replace(games.get_game("tiny-towns"), command_group="fk", parse=parse)
+        (go,) = verb_schemas(spec)
+        assert [s.name for s in go.slots] == [ARGS]
+        assert go.split("/fk go north fast") == {ARGS: "north fast"}
+    finally:
+        del sys.modules[module.__name__]
 
 
 def test_split_refuses_what_the_options_cannot_hold() -> None:
