@@ -13,6 +13,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -63,9 +64,12 @@ class Conductor:
     """The host service. ``render_images=False`` skips Pillow (fast replays and tests)."""
 
     def __init__(self, store: Store, *, render_images: bool = True, clock: Callable[[], float] = time.time,
-                 seed_source: Callable[[], int] | None = None) -> None:
+                 seed_source: Callable[[], int] | None = None, render_executor: Executor | None = None) -> None:
         self.store = store
         self.render_images = render_images
+        # Drawing is CPU-bound Python: a process pool keeps it off the event loop's GIL.
+        # None = the loop's default executor (threads), fine for the console and tests.
+        self.render_executor = render_executor
         self.clock = clock
         self.seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
@@ -283,11 +287,11 @@ class Conductor:
         scores = ", ".join(f"{s['player']} {s['score']}" for s in standings)
         status = game.spec.status(state)
         images = [ImageOut(f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",
-                           await asyncio.to_thread(_render, view, None),
+                           await self._draw(_render, view, None),
                            f"{game.spec.name} board. {status.summary}. Scores: {scores}.")]
         if finished:
             images.append(ImageOut(f"{game.spec.slug}-{game.row.id}-standings.png",
-                                   await asyncio.to_thread(_render_standings, view, standings),
+                                   await self._draw(_render_standings, view, standings),
                                    f"Final standings: {_standings_line(standings)}."))
         return images
 
@@ -465,7 +469,7 @@ class Conductor:
                                                          f"{', '.join(game.names)}.")
         reply = Reply(private=game.spec.status(state).summary, game_id=game.row.id, version=game.row.version)
         if self.render_images:
-            data = await asyncio.to_thread(_render, game.spec.view(state, None), focus)
+            data = await self._draw(_render, game.spec.view(state, None), focus)
             who = f"{game.names[focus]}'s" if focus is not None else "the"
             reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-board.png", data,
                                              f"{game.spec.name}: {who} board. {reply.private}.")]
@@ -481,7 +485,7 @@ class Conductor:
         summary = game.spec.private_summary(state, seat) if game.spec.private_summary else ""
         reply = Reply(private=summary or "Your private view:", game_id=game.row.id, version=game.row.version)
         if self.render_images:
-            data = await asyncio.to_thread(_render, game.spec.view(state, seat), seat)
+            data = await self._draw(_render, game.spec.view(state, seat), seat)
             reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-yours.png", data,
                                              f"Your private view of {game.spec.name}.")]
         return reply
@@ -813,6 +817,9 @@ class Conductor:
                                 "`/game substitute` or `/game kick`.", game_id=game.row.id,
                          version=game.row.version)
         return None
+
+    async def _draw(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(self.render_executor, function, *args)
 
     # ----- small helpers -----------------------------------------------------------------
 

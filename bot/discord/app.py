@@ -6,8 +6,11 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import multiprocessing
 import os
 import signal
+import threading
+import time
 from typing import Any
 
 import discord
@@ -25,6 +28,29 @@ from storage import Store
 
 log = logging.getLogger(__name__)
 RENDER_THREADS = int(os.environ.get("CONDUCTOR_RENDER_THREADS", "4"))
+RENDER_PROCESSES = int(os.environ.get("CONDUCTOR_RENDER_PROCESSES", "2"))
+
+
+def _warm_renderer(parent: int) -> None:
+    """Import Pillow and the renderers once per worker, and exit when the bot process is gone
+    (a SIGKILLed bot must not leave workers behind)."""
+    import rendering.tiny_towns  # noqa: F401
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def render_pool() -> concurrent.futures.Executor | None:
+    """Worker processes for drawing boards (0 = threads of the default executor)."""
+    if RENDER_PROCESSES <= 0:
+        return None
+    return concurrent.futures.ProcessPoolExecutor(
+        max_workers=RENDER_PROCESSES, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_renderer,
+        initargs=(os.getpid(),))
 
 
 def intents() -> discord.Intents:
@@ -55,7 +81,8 @@ class ConductorBot(discord.Client):
         asyncio.get_running_loop().set_default_executor(
             concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render"))
         self.store = await Store.open(self.settings.database_path)
-        self.conductor = Conductor(self.store)
+        self.render_pool = render_pool()
+        self.conductor = Conductor(self.store, render_executor=self.render_pool)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # old buttons keep working after a restart
         self.dispatcher = TimerDispatcher(self.conductor, self.post_timer_reply)
         self.dispatcher.start()
@@ -78,6 +105,8 @@ class ConductorBot(discord.Client):
         if hasattr(self, "store"):
             with contextlib.suppress(Exception):
                 await self.store.close()
+        if getattr(self, "render_pool", None) is not None:
+            self.render_pool.shutdown(wait=False, cancel_futures=True)
 
     async def post_timer_reply(self, kind: str, guild: str, channel: str, reply: Reply) -> None:
         """A reminder or deadline (with moderator buttons) or an expired lobby, posted to its channel."""
