@@ -25,6 +25,7 @@ from games.base import Event, GameSpec, IllegalMove, State, Status
 from games.notation import suggest
 from games.options import format_options, parse_options
 from storage import ChannelBusy, GameRow, MoveRecord, MoveRow, SeatRow, StaleVersion, Store
+from storage.db import dumps
 
 log = logging.getLogger(__name__)
 
@@ -146,6 +147,11 @@ class Conductor:
     async def _move(self, guild_id: str, channel_id: str, actor: Actor, spec: GameSpec, text: str) -> Reply:
         game = await self._channel_game(guild_id, channel_id)
         if game is None:
+            # A move that arrives just after the end (a late "/tt done") still reaches the game it was meant for.
+            latest = await self.store.latest_game(guild_id, channel_id)
+            if latest is not None and latest.status == "finished" and latest.game == spec.slug:
+                game = await self._load(latest)
+        if game is None:
             return Reply.refuse(R.NO_GAME, f"There is no game in this channel. Start one with "
                                            f"`/game new {spec.slug}`.")
         if game.spec.command_group != spec.command_group:
@@ -165,16 +171,35 @@ class Conductor:
         async with self._lock(game.row.id):
             for _ in range(RETRIES_ON_STALE):
                 game = await self._load(await self._reload(game.row.id))
-                if game.row.status != "active":
-                    return Reply.refuse(R.FINISHED, "This game is over. `/game status` shows the result.",
-                                        game.row.id, game.row.version)
                 try:
+                    if game.row.status == "finished":
+                        return await self._after_the_end(game, seat, actor, move)
+                    if game.row.status != "active":
+                        return Reply.refuse(R.FINISHED, "This game was aborted.", game.row.id, game.row.version)
                     return await self._apply_and_persist(game, seat, actor, move)
                 except StaleVersion:
                     # Another process wrote first: back off a little, then re-read and re-validate.
                     await asyncio.sleep(random.uniform(0.001, 0.02))
         return Reply.refuse(R.STALE, "The game changed while your move was processed; please try again.",
                             game.row.id, game.row.version)
+
+    async def _after_the_end(self, game: Loaded, seat: int, actor: Actor, move: dict[str, Any]) -> Reply:
+        """Once a game is over only a harmless no-op (a late ``/tt done``) is accepted; it is logged so the
+        move log still replays exactly what players sent."""
+        state = game.row.state
+        assert state is not None
+        over = Reply.refuse(R.FINISHED, "This game is over. `/game status` shows the result.", game.row.id,
+                            game.row.version)
+        try:
+            new_state, _ = game.spec.apply(state, seat, move)
+        except IllegalMove:
+            return over
+        if dumps(new_state) != dumps(state):
+            return over
+        version = await self.store.update_game(game.row.id, game.row.version,
+                                               move=MoveRecord(seat, actor.user_id, game.spec.format(move)))
+        return Reply(private="The game is already over; nothing more to do.", game_id=game.row.id,
+                     version=version, finished=True)
 
     async def _reload(self, game_id: int) -> GameRow:
         row = await self.store.get_game(game_id)

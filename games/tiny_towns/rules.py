@@ -126,7 +126,9 @@ def _announce(state: State, seat: int, move: Move, events: list[Event]) -> None:
     if state["phase"] != "announce":
         if state["phase"] == "place":
             shown = state["resource"] or "free choice"
-            raise IllegalMove(f"This round's resource is already named ({shown}).")
+            waiting = ", ".join(_name(state, s) for s in _waiting(state))
+            raise IllegalMove(f"Round {state['round']}'s resource is already named ({shown}); the next one is named "
+                              f"when everyone has placed and is done. Waiting for: {waiting}.")
         raise _waiting_phase_error(state, seat)
     resource = _resource(move.get("resource"))
     if state["variant"] == "solo":
@@ -327,8 +329,10 @@ def _late_done(state: State, seat: int) -> str | None:
         if town["done"] and not flow.claimable(town):
             return "You are already done this round."
         return None
-    if state["round"] > 1:
-        # Every round ends with every player done, so this can only be about the round before.
+    # Every round ends with every player done, so a /tt done before this round's placement is about the
+    # round before: while the next resource is not named yet, or in Town Hall where the next round's card is
+    # drawn at once. Once a Master Builder has named it, /tt done before placing is refused as usual.
+    if state["round"] > 1 and (state["phase"] == "announce" or state["variant"] == "town-hall"):
         what = "/tt place <square>" if state["phase"] == "place" else "the next resource"
         return f"Round {state['round'] - 1} is already over; round {state['round']} waits for {what}."
     return None

@@ -138,3 +138,21 @@ async def test_a_kept_monument_stays_secret_in_history_and_export(host, store):
         assert secret not in (await say(host, actor, "/game history")).private
         assert secret not in (await say(host, actor, "/game export")).private
     assert secret in (await say(host, ANN, "/game history")).private
+
+
+async def test_a_late_done_after_the_end_is_accepted_and_nothing_else_is(host, store):
+    await started_two_player(host)
+    while await store.open_game(GUILD, CHANNEL) is not None:
+        assert (await say(host, MOD, "/game skip")).ok
+    game = (await store.all_games())[-1]
+    assert game.status == "finished"
+    late = await say(host, ANN, "/tt done")
+    assert late.ok and late.public == "" and "over" in late.private
+    refused = await say(host, BOB, "/tt place A1")
+    assert refused.error == R.FINISHED
+    row = await store.get_game(game.id)
+    assert row.status == "finished" and row.state == game.state
+    assert (await store.moves(game.id))[-1].text == "/tt done"
+    from bot.check import check_store
+
+    assert [f.kind for f in await check_store(store)] == ["ok"]

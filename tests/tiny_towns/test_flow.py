@@ -73,7 +73,10 @@ def test_full_town_completes_and_game_ends_with_standings() -> None:
     assert [r["score"] for r in table] == [-1, -1]
     # times Master Builder decides the tie: p1 never named a resource.
     assert table[0]["player"] == "p1" and table[0]["rank"] == 1 and table[1]["rank"] == 2
-    assert GAME.legal_moves(state, 0) == [] and "over" in rejected(state, 1, "/tt done")
+    assert GAME.legal_moves(state, 0) == [] and "over" in rejected(state, 1, "/tt place A1")
+    # The last placement ended the game; a /tt done typed after it is accepted and changes nothing.
+    again, _ = play(state, 1, "/tt done")
+    assert again == state
 
 
 def test_full_town_that_can_build_chooses_and_done_completes() -> None:
@@ -211,7 +214,19 @@ def test_resign_during_place_phase_can_close_the_round() -> None:
 
 
 def test_rules_help_topics() -> None:
-    assert set(GAME.rules_help) == {"overview", "commands", "buildings", "monuments", "variants", "decisions"}
-    assert "feast-hall" in GAME.rules_help["buildings"]
+    topics = set(GAME.rules_help)
+    assert {"overview", "commands", "buildings", "monuments", "variants", "decisions"} <= topics
+    everything = "\n".join(GAME.rules_help.values())
+    assert "feast-hall" in everything and "warehouse" in everything and "starloom" in everything
     assert "/tt claim" in GAME.rules_help["commands"]
-    assert "Opaleye" in GAME.rules_help["decisions"]
+    assert "Opaleye" in "".join(text for name, text in GAME.rules_help.items() if name.startswith("decisions"))
+
+
+def test_every_rules_topic_fits_one_discord_message() -> None:
+    for name, text in GAME.rules_help.items():
+        assert len(text) <= 2000, (name, len(text))
+    # /game rules without a topic shows the overview plus the list of topics.
+    listing = f"\nTopics: {', '.join(GAME.rules_help)} (`/game rules <topic>`)."
+    assert len(GAME.rules_help["overview"] + listing) <= 2000
+    # A split topic points to its continuation.
+    assert "/game rules buildings-2" in GAME.rules_help["buildings"]

@@ -37,7 +37,7 @@ def test_town_hall_deck_discards_five_and_draws_automatically() -> None:
         {r: 3 for r in ("wood", "wheat", "brick", "glass", "stone")})
     assert state["phase"] == "place" and state["resource"] == deck["revealed"]
     assert state["master_builder"] is None and GAME.view(state, None)["town_hall"]["cycle_round"] == 1
-    assert "already named" in rejected(state, 0, "/tt announce wood")
+    assert "Town Hall has no Master Builder" in rejected(state, 0, "/tt announce wood")
     state = _everyone_places(state, ["A1", "A1"])
     assert state["round"] == 2 and state["town_hall"]["revealed"] is not None
     assert len(state["town_hall"]["discards"]) == 6
