@@ -214,7 +214,8 @@ class Conductor:
             new_state, events = spec.apply(state, seat, move)
         except IllegalMove as exc:
             if seat not in before.to_act:
-                return Reply.refuse(R.NOT_YOUR_TURN, f"It is not your turn: {before.summary}.",
+                # The engine's reason says more than "not your turn" (a wrong pattern, "wait for bob").
+                return Reply.refuse(R.NOT_YOUR_TURN, f"{exc.message} Now: {before.summary}.",
                                     game.row.id, game.row.version)
             return Reply.refuse(R.ILLEGAL, exc.message, game.row.id, game.row.version)
         text = spec.format(move)
