@@ -5,8 +5,14 @@ from __future__ import annotations
 from games.base import IllegalMove
 from storage import Store
 
-USAGE = ("Use `/game config show`, `/game config reminder <hours|off>`, `/game config deadline <hours|off>` "
-         "or `/game config modrole <@role|off>`.")
+USAGE = ("Use `/game config show`, `/game config reminder <hours|off>`, `/game config deadline <hours|off>`, "
+         "`/game config lobby <days>` or `/game config modrole <@role|off>`.")
+DEFAULT_LOBBY_DAYS = 7.0
+
+
+async def lobby_days(store: Store, guild_id: str, channel_id: str) -> float:
+    value = await store.channel_setting(guild_id, channel_id, "lobby_days")
+    return float(value) if value is not None else DEFAULT_LOBBY_DAYS
 
 
 def _hours(word: str) -> str | None:
@@ -27,8 +33,9 @@ async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[
         reminder = await store.channel_setting(guild_id, channel_id, "reminder_hours") or "12"
         deadline = await store.channel_setting(guild_id, channel_id, "deadline_hours") or "0"
         modrole = await store.channel_setting(guild_id, channel_id, "modrole")
+        days = await lobby_days(store, guild_id, channel_id)
         return (f"Reminder after {reminder if reminder != '0' else 'never (off)'} h idle; deadline "
-                f"{deadline + ' h' if deadline != '0' else 'off'}; moderator role "
+                f"{deadline + ' h' if deadline != '0' else 'off'}; lobbies close after {days:g} days; moderator role "
                 f"{'<@&' + modrole + '>' if modrole else 'none (Manage Channels only)'}.")
     key, rest = args[0].lower(), args[1:]
     if key in ("reminder", "deadline"):
@@ -37,6 +44,17 @@ async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[
         value = _hours(rest[0])
         await store.set_channel_setting(guild_id, channel_id, f"{key}_hours", value)
         return f"{key.capitalize()} set to {'off' if value == '0' else value + ' h'} in this channel."
+    if key == "lobby":
+        if len(rest) != 1:
+            raise IllegalMove(USAGE)
+        try:
+            days = float(rest[0])
+        except ValueError:
+            raise IllegalMove(f'"{rest[0]}" is not a number of days. {USAGE}') from None
+        if not 0 < days <= 90:
+            raise IllegalMove("Lobby expiry must be more than 0 and at most 90 days.")
+        await store.set_channel_setting(guild_id, channel_id, "lobby_days", f"{days:g}")
+        return f"Lobbies in this channel now close after {days:g} days without starting."
     if key == "modrole":
         if len(rest) != 1:
             raise IllegalMove(USAGE)

@@ -19,6 +19,7 @@ from typing import Any
 
 import games
 from bot import replies as R
+from bot.config_commands import apply_config, lobby_days
 from bot.replay import RESIGN, apply_text, rebuild
 from bot.replies import Actor, ImageOut, Reply
 from games.base import Event, GameSpec, IllegalMove, State, Status
@@ -37,7 +38,6 @@ GAME_SUBCOMMANDS = (
 READ_ONLY = {"status", "board", "history", "export", "rules", "hand"}
 MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config"}
 DEFAULT_REMINDER_HOURS = 12.0
-LOBBY_EXPIRY_DAYS = 7.0
 MAX_BOT_STEPS = 2000  # a bot-only table would otherwise loop for a whole game in one command
 RETRIES_ON_STALE = 10
 
@@ -382,7 +382,8 @@ class Conductor:
             what = f"a {games.get_game(existing.game).name} {existing.status}" if existing else "a game"
             return Reply.refuse(R.BAD_COMMAND, f"This channel already has {what}. Finish it or `/game abort` it "
                                                "first, or open a thread for a new game.")
-        await self.store.add_timer("lobby_expiry", self.clock() + LOBBY_EXPIRY_DAYS * 86400, row.id)
+        days = await lobby_days(self.store, guild_id, channel_id)
+        await self.store.add_timer("lobby_expiry", self.clock() + days * 86400, row.id, {"days": days})
         shown = format_options(options, spec.options)
         return Reply(public=f"{actor.name} opened a {spec.name} lobby{f' ({shown})' if shown else ''}. "
                             f"Join with `/game join`; the host starts with `/game start` "
@@ -740,8 +741,6 @@ class Conductor:
         return Reply(private=f"Turn pings are now {args[0].lower()} for you.")
 
     async def _config(self, guild_id: str, channel_id: str, args: list[str]) -> Reply:
-        from bot.config_commands import apply_config  # channel settings live with the reminder logic
-
         try:
             text = await apply_config(self.store, guild_id, channel_id, args)
         except IllegalMove as exc:
@@ -824,8 +823,9 @@ class Conductor:
     async def _fire(self, kind: str, game: Loaded) -> Reply | None:
         if kind == "lobby_expiry" and game.row.status == "lobby":
             version = await self.store.update_game(game.row.id, game.row.version, status="aborted")
-            return Reply(public=f"The {game.spec.name} lobby expired after {LOBBY_EXPIRY_DAYS:.0f} days without "
-                                "starting.", game_id=game.row.id, version=version, finished=True)
+            return Reply(public=f"The {game.spec.name} lobby closed: it did not start within "
+                                f"{await lobby_days(self.store, game.row.guild_id, game.row.channel_id):g} days.",
+                         game_id=game.row.id, version=version, finished=True)
         state = game.row.state
         if game.row.status != "active" or state is None:
             return None

@@ -177,6 +177,11 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
     async def config_deadline(self, interaction: discord.Interaction, hours: app_commands.Range[str, 1, 10]) -> None:
         await bridge.slash(interaction, f"/game config deadline {hours}", private=True)
 
+    @config.command(name="lobby", description="Close lobbies that have not started after this many days")
+    @app_commands.describe(days="days (default 7)")
+    async def config_lobby(self, interaction: discord.Interaction, days: app_commands.Range[str, 1, 10]) -> None:
+        await bridge.slash(interaction, f"/game config lobby {days}", private=True)
+
     @config.command(name="modrole", description="Members with this role moderate games (omit to clear)")
     async def config_modrole(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
         await bridge.slash(interaction, f"/game config modrole {f'<@&{role.id}>' if role else 'off'}", private=True)

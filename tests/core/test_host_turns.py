@@ -91,8 +91,21 @@ async def test_idle_lobby_expires_after_seven_days(store):
     await say(host, ANN, "/game new tiny-towns")
     now[0] = 7 * 86400 + 1
     fired = await host.fire_due_timers()
-    assert len(fired) == 1 and "expired" in fired[0][2].public
+    assert len(fired) == 1 and "did not start within 7 days" in fired[0][2].public
     assert await store.open_game(GUILD, CHANNEL) is None
+
+
+async def test_lobby_expiry_is_configurable(store):
+    now = [0.0]
+    host = Conductor(store, render_images=False, clock=lambda: now[0])
+    assert (await say(host, MOD, "/game config lobby 2")).ok
+    assert "2 days" in (await say(host, MOD, "/game config show")).private
+    await say(host, ANN, "/game new tiny-towns")
+    now[0] = 2 * 86400 - 5
+    assert await host.fire_due_timers() == []
+    now[0] = 2 * 86400 + 1
+    assert len(await host.fire_due_timers()) == 1
+    assert (await say(host, MOD, "/game config lobby 0")).error == R.BAD_COMMAND
 
 
 async def test_config_is_moderator_only_and_validated(host):
