@@ -33,10 +33,11 @@ log = logging.getLogger(__name__)
 GAME_SUBCOMMANDS = (
     "new", "join", "leave", "start", "status", "board", "hand", "history", "rules", "resign", "abort", "kick",
     "substitute", "undo", "export", "addbot", "skip", "rollback", "list", "mygames", "config", "pings",
+    "replacebot",
 )
 # These also answer about the channel's last finished game.
 READ_ONLY = {"status", "board", "history", "export", "rules", "hand"}
-MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config"}
+MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config", "replacebot"}
 DEFAULT_REMINDER_HOURS = 12.0
 MAX_BOT_STEPS = 2000  # a bot-only table would otherwise loop for a whole game in one command
 RETRIES_ON_STALE = 10
@@ -644,6 +645,33 @@ class Conductor:
             reply.public = f"{actor.name} skipped {game.names[seat]}: played {game.spec.format(move)}.\n" + reply.public
         return reply
 
+    async def _cmd_replacebot(self, game: Loaded, actor: Actor, args: list[str],
+                              names: Mapping[str, str]) -> Reply:
+        """A moderator hands a player's seat to the AI (seat kind human -> bot); it moves at once if due."""
+        if game.row.status != "active":
+            return self._refuse(game, R.NOT_STARTED, "Only a game in progress can get a bot player; in the "
+                                                     "lobby use `/game addbot`.")
+        if not args or len(args) > 2:
+            return self._refuse(game, R.BAD_COMMAND, "Use `/game replacebot <player> [0|1]`.")
+        seat = self._find_seat(game, args[0], names)
+        if seat is None:
+            return self._refuse(game, R.BAD_COMMAND, f'No player "{args[0]}" here. Players: '
+                                                     f"{', '.join(game.names)}.")
+        old = game.seats[seat]
+        if old.kind == "bot":
+            return self._refuse(game, R.BAD_COMMAND, f"{old.display_name} is already a bot.")
+        if len(args) == 2 and args[1] not in ("0", "1"):
+            return self._refuse(game, R.BAD_COMMAND, "Bot level is 0 (random) or 1 (normal).")
+        level = int(args[1]) if len(args) == 2 else 1
+        # The display name stays: it is the player's name inside the game state and the log.
+        seats = [SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level)
+                 if s.seat == seat else s for s in game.seats]
+        version = await self.store.set_seats(game.row.id, game.row.version, seats)
+        reply = Reply(public=f"{actor.name} handed {old.display_name}'s seat to a bot (level {level}).",
+                      game_id=game.row.id, version=version)
+        await self._continue(await self._load(await self._reload(game.row.id)), set(), reply, post_board=False)
+        return reply
+
     async def _cmd_undo(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
         state = self._active_state(game)
         if state is None:
@@ -784,41 +812,8 @@ class Conductor:
 
     async def replace_with_bot(self, guild_id: str, channel_id: str, actor: Actor, player: str, level: int = 1,
                                names: Mapping[str, str] | None = None) -> Reply:
-        """A moderator hands a player's seat to the AI (seat kind human -> bot); it moves at once if due.
-
-        ``player`` is a user id, mention or display name, as for /game kick.
-        """
-        if not actor.is_moderator:
-            return Reply.refuse(R.FORBIDDEN, "Only moderators (Manage Channels or the moderator role) can replace "
-                                             "a player with a bot.")
-        game = await self._channel_game(guild_id, channel_id)
-        if game is None:
-            return Reply.refuse(R.NO_GAME, "There is no game in this channel.")
-        async with self._lock(game.row.id):
-            game = await self._load(await self._reload(game.row.id))
-            if game.row.status != "active":
-                return self._refuse(game, R.NOT_STARTED, "Only a game in progress can get a bot player; in the "
-                                                         "lobby use `/game addbot`.")
-            seat = self._find_seat(game, player, names or {})
-            if seat is None:
-                return self._refuse(game, R.BAD_COMMAND, f'No player "{player}" here. Players: '
-                                                         f"{', '.join(game.names)}.")
-            old = game.seats[seat]
-            if old.kind == "bot":
-                return self._refuse(game, R.BAD_COMMAND, f"{old.display_name} is already a bot.")
-            if level not in (0, 1):
-                return self._refuse(game, R.BAD_COMMAND, "Bot level is 0 (random) or 1 (normal).")
-            # The display name stays: it is the player's name inside the game state and the log.
-            seats = [SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level)
-                     if s.seat == seat else s for s in game.seats]
-            try:
-                version = await self.store.set_seats(game.row.id, game.row.version, seats)
-            except StaleVersion:
-                return self._refuse(game, R.STALE, "The game changed meanwhile; please try again.")
-            reply = Reply(public=f"{actor.name} handed {old.display_name}'s seat to a bot (level {level}).",
-                          game_id=game.row.id, version=version)
-            await self._continue(await self._load(await self._reload(game.row.id)), set(), reply, post_board=False)
-            return reply
+        """``/game replacebot <player> [level]`` (the deadline buttons call this)."""
+        return await self.handle(guild_id, channel_id, actor, f"/game replacebot {player} {level}", names=names)
 
     async def _fire(self, kind: str, game: Loaded) -> Reply | None:
         if kind == "lobby_expiry" and game.row.status == "lobby":

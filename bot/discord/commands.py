@@ -16,10 +16,9 @@ from discord import app_commands
 import games
 from bot.discord import autocomplete as ac
 from bot.discord import bridge
-from bot.discord.bridge import Style, bot_of, where
+from bot.discord.bridge import bot_of, where
 from bot.discord.permissions import is_owner
 from bot.discord.schema import VerbSchema, cached_schemas
-from bot.replies import Actor, Reply
 from games.base import GameSpec, IllegalMove
 
 log = logging.getLogger(__name__)
@@ -133,13 +132,7 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
     @app_commands.autocomplete(player=ac.players)
     async def replacebot(self, interaction: discord.Interaction, player: PlayerName,
                          level: Literal[0, 1] | None = None) -> None:
-        guild, channel = where(interaction)
-        conductor = bot_of(interaction).conductor
-
-        async def action(actor: Actor) -> Reply:
-            return await conductor.replace_with_bot(guild, channel, actor, player, 1 if level is None else level)
-
-        await bridge.run(interaction, action, Style.PUBLIC, "/game replacebot")
+        await bridge.slash(interaction, _join("/game replacebot", player, level))
 
     @app_commands.command(description="Roll the game back to an earlier move (moderators)")
     @app_commands.describe(move="keep the moves up to and including this number")

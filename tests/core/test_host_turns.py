@@ -169,3 +169,17 @@ async def test_a_late_done_after_the_end_is_accepted_and_nothing_else_is(host, s
     from bot.check import check_store
 
     assert [f.kind for f in await check_store(store)] == ["ok"]
+
+
+async def test_moderator_replaces_a_player_with_a_bot_who_moves_at_once(host, store):
+    await started_two_player(host)
+    assert (await say(host, ANN, "/game replacebot bob")).error == R.FORBIDDEN
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    reply = await say(host, MOD, "/game replacebot bob 1")
+    assert reply.ok and "bob's seat to a bot" in reply.public
+    row = await store.open_game(GUILD, CHANNEL)
+    seats = await store.seats(row.id)
+    assert seats[1].kind == "bot" and seats[1].display_name == "bob"
+    assert [m.seat for m in await store.moves(row.id)][-1] == 1  # the bot placed bob's cube at once
+    again = await say(host, MOD, "/game replacebot bob")
+    assert again.error == R.BAD_COMMAND and "already a bot" in again.private
