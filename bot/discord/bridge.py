@@ -106,7 +106,7 @@ async def run(interaction: discord.Interaction, action: Action, style: Style, wh
     finally:
         bot.dispatcher.wake()  # the command may have added or moved a reminder
     try:
-        await deliver(interaction, reply, style, long_name)
+        await deliver(interaction, reply, style, long_name, what)
     except Exception:
         await log_failure(interaction, what, reply.game_id)
     return reply
@@ -125,11 +125,13 @@ async def log_failure(interaction: discord.Interaction, what: str, game_id: int 
 
 
 async def deliver(interaction: discord.Interaction, reply: Reply, style: Style,
-                  long_name: str = "details.txt") -> None:
+                  long_name: str = "details.txt", what: str = "") -> None:
     guild, channel = where(interaction)
     view = await view_for(bot_of(interaction), guild, channel, reply)
     public = delivery.public_messages(reply, view)
     private = delivery.private_messages(reply, long_name)
+    if what.strip() == "/game hand" and reply.ok and private:
+        private[0].view = await hand_moves(bot_of(interaction), guild, channel, str(interaction.user.id), reply)
     if style is Style.CLICK:  # acknowledged silently: there is no "thinking" message to replace
         await delivery.send_all(interaction, public, ephemeral=False)
         await delivery.send_all(interaction, private, ephemeral=True)
@@ -158,6 +160,17 @@ def _split_for_original(style: Style, public: list[delivery.Outgoing], private: 
     if private:
         return private[0], public, private[1:]
     return delivery.Outgoing("Done." if ok else "Nothing happened."), public, []
+
+
+async def hand_moves(bot: ConductorBot, guild: str, channel: str, user_id: str,
+                     reply: Reply) -> discord.ui.View | None:
+    """Your hand comes with your legal moves (play a card, buy, end) as a menu, when it is your turn."""
+    if reply.game_id is None or reply.version is None:
+        return None
+    moves = await bot.conductor.legal_commands(guild, channel, user_id)
+    if not moves:
+        return None
+    return components.chooser_view(reply.game_id, reply.version, components.chooser_page(moves))
 
 
 async def view_for(bot: ConductorBot, guild: str, channel: str, reply: Reply) -> discord.ui.View | None:

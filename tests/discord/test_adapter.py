@@ -135,6 +135,17 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
                                               (game.id,)).fetchone()
     assert row[0] == move
 
+    # /game hand shows your cards with your legal moves as a menu, only to you
+    seat = spec.status(game.state).to_act[0]
+    user = (F.ANN, F.BOB)[seat]
+    hand = await settle(await fake.slash(user, "game hand", channel=table))
+    mine = only(hand.ephemeral)
+    assert mine.visible_to == user and hand.public == [] and mine.attachments
+    menu_values = [o["value"] for o in mine.components[0]["components"][0]["options"]]
+    assert menu_values and all(v.startswith(("/trains ", ">")) for v in menu_values)
+    for card in game.state["players"][seat]["hand"]:
+        assert card in mine.content
+
 
 async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, bot = world
