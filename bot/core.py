@@ -33,11 +33,11 @@ log = logging.getLogger(__name__)
 GAME_SUBCOMMANDS = (
     "new", "join", "leave", "start", "status", "board", "hand", "history", "rules", "resign", "abort", "kick",
     "substitute", "undo", "export", "addbot", "skip", "rollback", "list", "mygames", "config", "pings",
-    "replacebot",
+    "replacebot", "pause",
 )
 # These also answer about the channel's last finished game.
 READ_ONLY = {"status", "board", "history", "export", "rules", "hand"}
-MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config", "replacebot"}
+MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config", "replacebot", "pause"}
 DEFAULT_REMINDER_HOURS = 12.0
 MAX_BOT_STEPS = 2000  # a bot-only table would otherwise loop for a whole game in one command
 RETRIES_ON_STALE = 10
@@ -177,6 +177,9 @@ class Conductor:
                         return await self._after_the_end(game, seat, actor, move)
                     if game.row.status != "active":
                         return Reply.refuse(R.FINISHED, "This game was aborted.", game.row.id, game.row.version)
+                    if game.row.paused:
+                        return Reply.refuse(R.PAUSED, "A moderator paused this game; moves wait until "
+                                                      "`/game pause off`.", game.row.id, game.row.version)
                     return await self._apply_and_persist(game, seat, actor, move)
                 except StaleVersion:
                     # Another process wrote first: back off a little, then re-read and re-validate.
@@ -258,7 +261,7 @@ class Conductor:
         bots = {s.seat: s for s in game.seats if s.kind == "bot"}
         for _ in range(MAX_BOT_STEPS):
             state = game.row.state
-            if not bots or state is None or game.row.status != "active":
+            if not bots or state is None or game.row.status != "active" or game.row.paused:
                 break
             status = game.spec.status(state)
             acting = [seat for seat in status.to_act if seat in bots]
@@ -480,8 +483,9 @@ class Conductor:
             assert game.row.state is not None
             status = game.spec.status(game.row.state)
             standings = game.spec.standings(game.row.state)
-            text = (f"{game.spec.name} (game {game.row.id}, move {len(await self.store.moves(game.row.id))}). "
-                    f"Players: {players}.\n{status.summary}.\nScores: "
+            paused = " Paused by a moderator." if game.row.paused else ""
+            text = (f"{game.spec.name} (game {game.row.id}, move {len(await self.store.moves(game.row.id))})."
+                    f"{paused} Players: {players}.\n{status.summary}.\nScores: "
                     + ", ".join(f"{s['player']} {s['score']}" for s in standings))
         return Reply(private=text, game_id=game.row.id, version=game.row.version)
 
@@ -630,6 +634,8 @@ class Conductor:
         state = self._active_state(game)
         if state is None:
             return self._refuse(game, R.NOT_STARTED, "The game has not started.")
+        if game.row.paused:
+            return self._refuse(game, R.PAUSED, "The game is paused; resume it with `/game pause off` first.")
         status = game.spec.status(state)
         if args:
             seat = self._find_seat(game, args[0], names)
@@ -672,10 +678,32 @@ class Conductor:
         await self._continue(await self._load(await self._reload(game.row.id)), set(), reply, post_board=False)
         return reply
 
+    async def _cmd_pause(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
+        """``/game pause`` / ``/game pause off``: moves, bots and reminders wait while a game is paused."""
+        if game.row.status != "active":
+            return self._refuse(game, R.NOT_STARTED, "Only a game in progress can be paused.")
+        if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
+            return self._refuse(game, R.BAD_COMMAND, "Use `/game pause` to pause and `/game pause off` to resume.")
+        pause = not args or args[0].lower() == "on"
+        if pause == game.row.paused:
+            return self._refuse(game, R.BAD_COMMAND, f"The game is already {'paused' if pause else 'running'}.")
+        version = await self.store.update_game(game.row.id, game.row.version, paused=pause)
+        game = await self._load(await self._reload(game.row.id))
+        if pause:
+            await self.store.cancel_timers(game.row.id, ["reminder", "deadline"])
+            return Reply(public=f"{actor.name} paused the game. Moves wait until a moderator resumes it with "
+                                "`/game pause off`.", game_id=game.row.id, version=version)
+        assert game.row.state is not None
+        reply = Reply(public=f"{actor.name} resumed the game.", game_id=game.row.id, version=version)
+        await self._continue(game, set(game.spec.status(game.row.state).to_act), reply, post_board=False)
+        return reply
+
     async def _cmd_undo(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
         state = self._active_state(game)
         if state is None:
             return self._refuse(game, R.NOT_STARTED, "There is nothing to undo.")
+        if game.row.paused:
+            return self._refuse(game, R.PAUSED, "A moderator paused this game; undo waits until it resumes.")
         seat = game.seat_of(actor.user_id)
         moves = await self.store.moves(game.row.id)
         if seat is None:
@@ -779,7 +807,7 @@ class Conductor:
 
     async def _reschedule(self, game: Loaded, status: Status) -> None:
         await self.store.cancel_timers(game.row.id, ["reminder", "deadline"])
-        if status.finished or game.row.status != "active":
+        if status.finished or game.row.status != "active" or game.row.paused:
             return
         hours = await self.store.channel_setting(game.row.guild_id, game.row.channel_id, "reminder_hours")
         delay = float(hours) if hours is not None else DEFAULT_REMINDER_HOURS
@@ -822,7 +850,7 @@ class Conductor:
                                 f"{await lobby_days(self.store, game.row.guild_id, game.row.channel_id):g} days.",
                          game_id=game.row.id, version=version, finished=True)
         state = game.row.state
-        if game.row.status != "active" or state is None:
+        if game.row.status != "active" or state is None or game.row.paused:
             return None
         status = game.spec.status(state)
         waiting = [game.seats[s] for s in status.to_act if game.seats[s].kind == "human"]

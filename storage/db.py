@@ -46,6 +46,7 @@ class GameRow:
     version: int
     created_at: float
     updated_at: float
+    paused: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,17 +90,18 @@ class TimerRow:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seed, rules_version, state, version, "
-    "created_at, updated_at"
+    "created_at, updated_at, paused"
 )
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    (gid, guild, channel, game, status, host, options, seed, rules, state, version, created, updated) = row
+    (gid, guild, channel, game, status, host, options, seed, rules, state, version, created, updated,
+     paused) = row
     return GameRow(
         id=gid, guild_id=guild, channel_id=channel, game=game, status=status, host_id=host,
         options=json.loads(options), seed=seed, rules_version=rules,
         state=json.loads(state) if state is not None else None, version=version,
-        created_at=created, updated_at=updated,
+        created_at=created, updated_at=updated, paused=bool(paused),
     )
 
 
@@ -239,7 +241,8 @@ class Store:
     async def update_game(self, game_id: int, expected_version: int, *, state: dict[str, Any] | None = None,
                           status: str | None = None, seed: int | None = None,
                           options: dict[str, Any] | None = None, host_id: str | None = None,
-                          move: MoveRecord | None = None, revert_from_seq: int | None = None) -> int:
+                          paused: bool | None = None, move: MoveRecord | None = None,
+                          revert_from_seq: int | None = None) -> int:
         """Change a game in one transaction if its version is still ``expected_version``.
 
         Optionally appends one move row and/or marks moves with seq >= ``revert_from_seq``
@@ -249,7 +252,7 @@ class Store:
         params: list[Any] = [self._clock()]
         for column, value in (("state", None if state is None else dumps(state)), ("status", status),
                               ("seed", seed), ("options", None if options is None else dumps(options)),
-                              ("host_id", host_id)):
+                              ("host_id", host_id), ("paused", None if paused is None else int(paused))):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)

@@ -127,6 +127,11 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
     async def skip(self, interaction: discord.Interaction, player: PlayerName | None = None) -> None:
         await bridge.slash(interaction, _join("/game skip", player))
 
+    @app_commands.command(description="Pause the game (moves, bots and reminders wait), or resume it (moderators)")
+    @app_commands.describe(resume="true to resume a paused game")
+    async def pause(self, interaction: discord.Interaction, resume: bool = False) -> None:
+        await bridge.slash(interaction, "/game pause off" if resume else "/game pause")
+
     @app_commands.command(description="Hand a player's seat to an AI player (moderators)")
     @app_commands.describe(level="0 = random moves, 1 = normal")
     @app_commands.autocomplete(player=ac.players)

@@ -183,3 +183,27 @@ async def test_moderator_replaces_a_player_with_a_bot_who_moves_at_once(host, st
     assert [m.seat for m in await store.moves(row.id)][-1] == 1  # the bot placed bob's cube at once
     again = await say(host, MOD, "/game replacebot bob")
     assert again.error == R.BAD_COMMAND and "already a bot" in again.private
+
+
+async def test_pause_holds_moves_bots_and_reminders_until_resumed(store):
+    now = [0.0]
+    host = Conductor(store, render_images=False, clock=lambda: now[0], seed_source=lambda: 42)
+    await started_two_player(host)
+    assert (await say(host, ANN, "/game pause")).error == R.FORBIDDEN
+    paused = await say(host, MOD, "/game pause")
+    assert paused.ok and "paused" in paused.public
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row.paused and await store.timers(row.id) == []
+    before = await snapshot(store)
+    for actor, text in [(ANN, "/tt announce wood"), (MOD, "/game skip"), (ANN, "/game undo")]:
+        reply = await say(host, actor, text)
+        assert reply.error == R.PAUSED and "pause" in reply.private, text
+        assert await snapshot(store) == before
+    assert "Paused by a moderator" in (await say(host, BOB, "/game status")).private
+    now[0] += 13 * 3600
+    assert await host.fire_due_timers() == []
+    assert (await say(host, MOD, "/game pause")).error == R.BAD_COMMAND  # already paused
+    resumed = await say(host, MOD, "/game pause off")
+    assert resumed.ok and resumed.pings == [ANN.user_id]
+    assert [t.kind for t in await store.timers(row.id)] == ["reminder"]
+    assert (await say(host, ANN, "/tt announce wood")).ok
