@@ -4,6 +4,7 @@
     seed: 42
     players: ann, bob
     options: monuments=off
+    moderators: mod           # optional: these names may use moderator commands
     ann: /tt announce wood
     !bob: /tt place Z9        # a line starting with ! must be rejected
     standings: ann=28 bob=19  # optional: expected scores, in rank order
@@ -141,7 +142,9 @@ async def replay(transcript: Transcript, *, render_images: bool = False, databas
     store = await Store.open(database)
     try:
         host = Conductor(store, render_images=render_images, seed_source=lambda: transcript.seed)
-        actors = {name: Actor(name, name, name in transcript.moderators) for name in transcript.players}
+        # Moderators may be players or onlookers (a "mod" who only kicks or rolls back).
+        actors = {name: Actor(name, name, name in transcript.moderators)
+                  for name in (*transcript.players, *transcript.moderators)}
         first = actors[transcript.players[0]]
         setup = [(first, f"/game new {spec.slug} {transcript.options}".strip())]
         setup += [(actors[name], "/game join") for name in transcript.players[1:]]
@@ -154,7 +157,7 @@ async def replay(transcript: Transcript, *, render_images: bool = False, databas
             actor = actors.get(line.player)
             if actor is None:
                 raise TranscriptError(line.number, f'"{line.player}" is not one of the players '
-                                                   f"({', '.join(transcript.players)})")
+                                                   f"({', '.join(transcript.players)}) or moderators")
             reply = await host.handle(GUILD, CHANNEL, actor, line.text)
             if echo is not None:
                 echo(line, reply)

@@ -98,3 +98,15 @@ async def test_export_then_replay_gives_the_same_standings(tmp_path):
         (s["player"], s["score"], s["rank"]) for s in spec.standings(finished.state)
     ]
     assert "standings:" in exported.private and BOB.name in exported.private
+
+
+async def test_a_moderator_who_is_not_playing_can_act_in_a_transcript():
+    text = ("game: tiny-towns\nseed: 1\nplayers: ann, bob\nmoderators: mod\noptions: buildings=first-game\n"
+            "ann: /tt announce wood\n!bob: /game kick ann\nmod: /game kick bob\n!eve: /game status\n")
+    with pytest.raises(TranscriptError) as info:
+        await replay(parse_transcript(text))
+    assert info.value.line == 9 and "eve" in info.value.reason
+    result = await replay(parse_transcript(text.rsplit("!eve", 1)[0]))
+    # bob's kick is logged as his resignation; ann plays on alone until her town is complete
+    assert result.moves == 2 and result.status == "active"
+    assert [(s["player"], s["rank"]) for s in result.standings] == [("ann", 1), ("bob", 2)]
