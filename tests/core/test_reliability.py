@@ -150,3 +150,30 @@ def test_random_legal_and_illegal_move_sequences_keep_state_consistent(choices):
         await store.close()
 
     asyncio.run(run())
+
+
+TRAINS_WORDS = ["/trains", "/game", "start", "play", "buy", "pass", "end", "lay-rails", "station-expansion",
+                "normal-train", "express-train", "waste", "E5", "H6", "A1", "Z99", "top", "then", "money", "skip",
+                "undo", "hand", "3", "-"]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(commands=st.lists(st.tuples(st.sampled_from([ANN, BOB]),
+                                   st.lists(st.sampled_from(TRAINS_WORDS), min_size=1, max_size=6).map(" ".join)),
+                         min_size=1, max_size=15))
+def test_random_trains_commands_never_crash_and_refusals_change_nothing(commands):
+    async def run() -> None:
+        store = await Store.open(":memory:")
+        host = Conductor(store, render_images=False, seed_source=lambda: 17)
+        await say(host, ANN, "/game new trains")
+        await say(host, BOB, "/game join")
+        await say(host, ANN, "/game start")
+        for actor, text in commands:
+            before = await snapshot(store)
+            reply = await host.handle(GUILD, CHANNEL, actor, text)
+            if not reply.ok:
+                assert reply.private and await snapshot(store) == before, (text, reply.private)
+        assert all(f.kind == "ok" for f in await check_store(store))
+        await store.close()
+
+    asyncio.run(run())
