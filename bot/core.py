@@ -80,26 +80,30 @@ class Conductor(LobbyCommands, TableCommands, ModerationCommands, Reminders):
 
     async def legal_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[str]:
         """Canonical texts of every move ``user_id`` may make right now (for autocomplete and buttons)."""
-        game = await self._channel_game(guild_id, channel_id)
-        if game is None or game.row.status != "active" or game.row.state is None:
+        found = await self._legal_moves(guild_id, channel_id, user_id)
+        if found is None:
             return []
-        seat = game.seat_of(user_id)
-        if seat is None:
-            return []
-        return [game.spec.format(move) for move in game.spec.legal_moves(game.row.state, seat)]
+        game, seat, moves = found
+        return [game.spec.format(move) for move in moves]
 
     async def labelled_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[tuple[str, str]]:
         """(canonical text, short label) for every legal move of ``user_id`` now; the label may be empty."""
+        found = await self._legal_moves(guild_id, channel_id, user_id)
+        if found is None:
+            return []
+        game, seat, moves = found
+        state, spec, label = game.row.state, game.spec, game.spec.move_label
+        return [(spec.format(move), label(state, seat, move) if label and state else "") for move in moves]
+
+    async def _legal_moves(self, guild_id: str, channel_id: str,
+                           user_id: str) -> tuple[Loaded, int, list[dict[str, Any]]] | None:
         game = await self._channel_game(guild_id, channel_id)
         if game is None or game.row.status != "active" or game.row.state is None:
-            return []
+            return None
         seat = game.seat_of(user_id)
         if seat is None:
-            return []
-        state, spec = game.row.state, game.spec
-        label = spec.move_label
-        return [(spec.format(move), label(state, seat, move) if label else "")
-                for move in spec.legal_moves(state, seat)]
+            return None
+        return game, seat, game.spec.legal_moves(game.row.state, seat)
 
     async def channel_game(self, guild_id: str, channel_id: str) -> Loaded | None:
         """The channel's open game (read-only use by front ends)."""

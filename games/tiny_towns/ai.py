@@ -19,7 +19,7 @@ import json
 import zlib
 from typing import Any
 
-from games.base import IllegalMove
+from games.base import IllegalMove, Move, State
 from games.rng import Rng
 from games.tiny_towns import flow, rules
 from games.tiny_towns.builds import build_moves
@@ -40,9 +40,6 @@ from games.tiny_towns.patterns import (
 )
 from games.tiny_towns.scoring import cottage_units, score_town, shrine_value, type_key
 from games.tiny_towns.town import letters, new_building
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 # Rough points of one more building when the town gives no better estimate (bot tuning, not rules).
 _POINTS = {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.base import IllegalMove
+from games.base import Event, IllegalMove, Move, State
 from games.tiny_towns.content import CATALOGUE, ORDER, RESOURCES
 from games.tiny_towns.patterns import BY_MASK, CELL_INDEX, CELL_NAMES, SIZES, matches
 from games.tiny_towns.scoring import shrine_value
@@ -20,10 +20,6 @@ from games.tiny_towns.town import (
     letters,
     new_building,
 )
-
-State = dict[str, Any]
-Move = dict[str, Any]
-Event = dict[str, Any]
 
 _EXTRAS = {"replace": "architects-guild", "add": "grove-university", "aside": "opaleyes-watch"}
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.base import Event, State
 from games.rng import Rng
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.town import empty_cells, has_any_build, has_built, is_active, is_full
-
-State = dict[str, Any]
-Event = dict[str, Any]
 
 
 def active_seats(state: State) -> list[int]:

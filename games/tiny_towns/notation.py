@@ -7,15 +7,12 @@ parse() accepts any case, any square order and the keyword sections in any order
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.base import IllegalMove
+from games.base import IllegalMove, Move
 from games.notation import expect_word, suggest, tokens
 from games.tiny_towns.content import BASE_BUILDINGS, MONUMENTS, ORDER, RESOURCES, lookup
 from games.tiny_towns.patterns import CELL_INDEX, is_cell
 
 GROUP = "tt"
-Move = dict[str, Any]
 
 VERBS = ["announce", "place", "build", "store", "cave", "monument", "claim", "done"]
 _VERB_ALIASES = {"name": "announce", "pick": "announce", "keep": "monument", "pass": "done", "finish": "done"}

@@ -10,7 +10,7 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.base import IllegalMove, Status
+from games.base import Event, IllegalMove, Move, State, Status
 from games.tiny_towns import flow
 from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, RESOURCES, RULES
@@ -26,10 +26,6 @@ from games.tiny_towns.town import (
     is_active,
     new_building,
 )
-
-State = dict[str, Any]
-Move = dict[str, Any]
-Event = dict[str, Any]
 
 
 def copy_state(state: State) -> State:

@@ -9,10 +9,9 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
+from games.base import State
 from games.tiny_towns.content import CATALOGUE, ORDER, RULES
 from games.tiny_towns.patterns import ADJACENT, CELLS, CENTRE, COL_OF, CORNERS, LINES, ROW_OF, SURROUNDING
-
-State = dict[str, Any]
 
 _FEEDABLE = {slug for slug, e in CATALOGUE.items() if e.get("feedable")}
 _UNITS = {slug: CATALOGUE[slug].get("counts_as_cottages", 1) for slug in _FEEDABLE}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from games.base import State
 from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES
 from games.tiny_towns.patterns import BY_MASK, CELL_NAMES, CELLS, PLACEMENTS, could_match, matches
 
-State = dict[str, Any]
 Town = dict[str, Any]
 
 

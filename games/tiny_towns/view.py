@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.base import State
 from games.tiny_towns.content import CATALOGUE, ORDER
 from games.tiny_towns.scoring import score_town
-
-State = dict[str, Any]
 
 
 def _cell_view(cell: Any, fed: bool) -> Any:

@@ -12,16 +12,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterator
 from functools import cache
-from typing import Any
 
-from games.base import IllegalMove
+from games.base import IllegalMove, Move, State
 from games.rng import Rng
 from games.trains import board, movegen
 from games.trains.content import CARDS, MAPS, RULES
 from games.trains.rules import apply
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 _PLAY_ORDER_TRAINS = ("limited-express-train", "early-train", "express-train", "commuter-rush",
                       "normal-train")

@@ -7,13 +7,10 @@ effects.py call them, so every surcharge rule lives in exactly one place.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
-from games.base import IllegalMove
+from games.base import IllegalMove, State
 from games.trains.content import MAPS, RULES, GameMap
 from games.trains.deck import gain_waste
-
-State = dict[str, Any]
 
 
 def game_map(state: State) -> GameMap:

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.base import Event, State
 from games.rng import Rng
 from games.trains.content import CARDS, RULES
-
-State = dict[str, Any]
-Event = dict[str, Any]
 
 ZONES = ("deck", "hand", "discard", "play", "gained")
 

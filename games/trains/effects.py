@@ -10,9 +10,8 @@ applied (the caller throws the copy away, so nothing is half-applied).
 from __future__ import annotations
 
 import re
-from typing import Any
 
-from games.base import IllegalMove
+from games.base import Event, IllegalMove, State
 from games.notation import suggest
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
@@ -26,9 +25,6 @@ from games.trains.deck import (
     return_waste,
     top_card,
 )
-
-State = dict[str, Any]
-Event = dict[str, Any]
 
 SKIP = "skip"
 THEN = "then"

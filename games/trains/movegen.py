@@ -8,15 +8,11 @@ is generated (every returned move is legal). Everything else is enumerated in fu
 from __future__ import annotations
 
 from itertools import combinations_with_replacement
-from typing import Any
 
-from games.base import IllegalMove
+from games.base import IllegalMove, Move, State
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
 from games.trains.effects import SKIP, THEN
-
-State = dict[str, Any]
-Move = dict[str, Any]
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:

@@ -10,9 +10,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.base import IllegalMove
+from games.base import IllegalMove, Move
 from games.notation import expect_word, suggest, tokens
 from games.trains.content import CARDS
 from games.trains.effects import HEX_PATTERN, normalize
@@ -28,7 +26,6 @@ USAGE = {
     "end": "/trains end",
 }
 
-Move = dict[str, Any]
 
 
 def _card(word: str, what: str = "card") -> str:

@@ -6,17 +6,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from games.base import IllegalMove, Status
+from games.base import Event, IllegalMove, Move, State, Status
 from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
 from games.trains.effects import play_card
-
-State = dict[str, Any]
-Move = dict[str, Any]
-Event = dict[str, Any]
 
 RULES_VERSION = "1"
 ACTIONS = ("start", "play", "buy", "pass", "end")

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.base import State
 from games.trains.content import CARDS, MAPS, RULES
 from games.trains.deck import all_cards
-
-State = dict[str, Any]
 
 
 def rails_on_board(state: State, seat: int) -> int:

@@ -10,12 +10,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from games.base import State
 from games.trains import board, movegen
 from games.trains.content import CARDS, MAPS
 from games.trains.rules import status
 from games.trains.scoring import breakdown, rails_on_board
-
-State = dict[str, Any]
 
 
 @cache
