@@ -7,14 +7,58 @@ Seats are integers (0 = first seat, the order players joined).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, NotRequired, TypedDict
+
+from games.schema import Verb
 
 State = dict[str, Any]
-Move = dict[str, Any]
-Event = dict[str, Any]
-View = dict[str, Any]
+Move = dict[str, Any]  # every game names its verb under MOVE_KEY
+View = dict[str, Any]  # starts with the ViewHeader keys
+
+MOVE_KEY = "verb"  # move["verb"] is the verb of the command text (/tt build ... -> "build")
+NAMES_KEY = "names"  # state["names"] and view["names"]: the players' display names by seat
+
+GameStatus = Literal["lobby", "active", "finished", "aborted"]
+TurnStructure = Literal["sequential", "simultaneous", "both"]
+HiddenKind = Literal["private_hands", "secret_choices"]
+
+
+class PrivateText(TypedDict):
+    seat: int
+    text: str
+
+
+class Event(TypedDict, total=False):
+    """What ``apply`` reports. ``text``: public line. ``private``: shown only to that seat.
+    ``irreversible``: a random draw happened or hidden information was revealed (no undo across it).
+    ``post_board``: the host should post a fresh board (end of a turn or of a simultaneous round)."""
+
+    text: str
+    private: PrivateText
+    irreversible: bool
+    post_board: bool
+
+
+class Standing(TypedDict):
+    """One line of ``standings``: in rank order; tied players share a rank."""
+
+    seat: int
+    player: str
+    score: int
+    rank: int
+    breakdown: dict[str, int]
+    title: NotRequired[str]
+
+
+class ViewHeader(TypedDict):
+    """The keys every view starts with (renderers and the standings chart rely on them)."""
+
+    game: str
+    names: list[str]
+    viewer: int | None
+    finished: bool
 
 
 class IllegalMove(Exception):
@@ -58,13 +102,8 @@ class Status:
 class GameSpec:
     """Metadata plus the pure functions of one game.
 
-    Event conventions (dicts returned by ``apply``):
-      - ``text``: public one-line description of what happened (optional).
-      - ``private``: ``{"seat": int, "text": str}`` shown only to that seat.
-      - ``irreversible``: True when a random draw happened or hidden information was
-        revealed; the host refuses ``/game undo`` across such a move.
-      - ``post_board``: True when the host should post a fresh board image (end of a
-        turn, or of a simultaneous round).
+    ``apply`` returns the new state and a list of ``Event``; ``parse``/``format`` turn the
+    canonical command text into a move and back; ``verbs`` declares that text's schema.
     """
 
     slug: str
@@ -79,7 +118,7 @@ class GameSpec:
     apply: Callable[[State, int, Move], tuple[State, list[Event]]]
     view: Callable[[State, int | None], View]
     status: Callable[[State], Status]
-    standings: Callable[[State], list[dict[str, Any]]]
+    standings: Callable[[State], list[Standing]]
     parse: Callable[[str], Move]
     format: Callable[[Move], str]
     resign: Callable[[State, int], tuple[State, list[Event]]]
@@ -94,6 +133,58 @@ class GameSpec:
     # Optional: a few words on what a legal move means right now ("money 3 → 1, +1 Waste"),
     # shown beside it in autocomplete and move menus.
     move_label: Callable[[State, int, Move], str] | None = None
+    # The declared command schema: every verb with its typed slots (games/schema.py).
+    verbs: tuple[Verb, ...] = ()
+    # Optional: which turn or phase is open (any hashable). A player may take back their own
+    # move, even after others moved, while this is unchanged and nothing random or hidden was
+    # revealed since. Without it only the last move of the game can be taken back.
+    undo_scope: Callable[[State], Hashable] | None = None
+    # Optional: what a moderator's /game skip plays for ``seat``. Without it the host plays the
+    # seat's legal move of the verb declared ``skip``, else the level-1 bot's move.
+    skip_move: Callable[[State, int], Move] | None = None
+
+    def verb(self, name: str) -> Verb | None:
+        return next((verb for verb in self.verbs if verb.name == name), None)
+
+    @property
+    def turn_enders(self) -> tuple[str, ...]:
+        """Bare verbs that end a turn or phase (each gets a button)."""
+        return tuple(verb.name for verb in self.verbs if verb.ends_turn)
+
+
+@dataclass(frozen=True)
+class GameType:
+    """Capabilities, declared the way OpenSpiel's ``GameType`` does.
+
+    ``turns``: sequential turns, simultaneous phases, or both. ``hidden``: kinds of hidden
+    information (empty: none). ``chance``: seeded random draws. ``modules``: the option names
+    that switch expansions or modules on.
+    """
+
+    turns: TurnStructure
+    hidden: tuple[HiddenKind, ...]
+    chance: bool
+    modules: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameManifest:
+    """Everything the platform needs to host a game, declared once by its package.
+
+    ``renderer`` is a module path exposing ``render_board(view, focus) -> bytes`` (so ``games/``
+    stays free of Pillow). ``palette`` names the game's colours (RGB) for shared images; its
+    ``accent`` colours the standings chart. Registered through the ``tabletop_conductor.games``
+    entry-point group (see pyproject.toml).
+    """
+
+    spec: GameSpec
+    game_type: GameType
+    renderer: str
+    palette: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+
+    @property
+    def slug(self) -> str:
+        return self.spec.slug
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.base import GameSpec
+from games.base import GameManifest, GameSpec, GameType
 from games.tiny_towns import ai, notation, rules, scoring, view
 from games.tiny_towns.help import RULES_HELP
 from games.tiny_towns.setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, RULES_VERSION, SLUG
@@ -30,4 +30,12 @@ GAME = GameSpec(
     hidden_move=lambda move: move.get("cmd") == "monument",  # which monument you keep is secret until built
 )
 
-__all__ = ["GAME", "RULES_VERSION"]
+MANIFEST = GameManifest(
+    spec=GAME,
+    game_type=GameType(turns="both", hidden=("private_hands", "secret_choices"), chance=True,
+                       modules=("monuments", "cave", "variant")),
+    renderer="rendering.tiny_towns",
+    palette={"accent": (0, 114, 178)},
+)
+
+__all__ = ["GAME", "MANIFEST", "RULES_VERSION"]

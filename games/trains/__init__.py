@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.base import GameSpec, OptionSpec
+from games.base import GameManifest, GameSpec, GameType, OptionSpec
 from games.trains.ai import bot_move
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, TYPES
 from games.trains.help import RULES_HELP
@@ -56,4 +56,11 @@ GAME = GameSpec(
     move_label=move_label,
 )
 
-__all__ = ["GAME", "RULES_VERSION"]
+MANIFEST = GameManifest(
+    spec=GAME,
+    game_type=GameType(turns="sequential", hidden=("private_hands", "secret_choices"), chance=True),
+    renderer="rendering.trains",
+    palette={"accent": (0, 158, 115)},
+)
+
+__all__ = ["GAME", "MANIFEST", "RULES_VERSION"]
