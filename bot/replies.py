@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from games.base import GameStatus
+
 
 @dataclass(frozen=True)
 class Actor:
@@ -43,6 +45,17 @@ class Reply:
     # The command itself was secret (e.g. which monument you kept): front ends must answer it
     # privately and never echo the command text in the channel.
     hide_command: bool = False
+    # What a front end shows after this reply, so it never reads the store or an engine itself.
+    # The game's status after the command (None: no game involved).
+    status: GameStatus | None = None
+    # The game's slash-command group ("tt") and its bare turn-ending verbs ("done"): one button each.
+    group: str = ""
+    turn_enders: tuple[str, ...] = ()
+    # Humans who must act now, as (user id, display name).
+    waiting: list[tuple[str, str]] = field(default_factory=list)
+    # The sender's legal moves as (command text, short label), when the command asked for them
+    # (/game hand, the move menu); empty otherwise.
+    legal: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def refuse(cls, error: str, message: str, game_id: int | None = None,
