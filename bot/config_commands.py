@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from games.base import IllegalMove
 from storage import Store
 
@@ -10,8 +12,9 @@ USAGE = ("Use `/game config show`, `/game config reminder <hours|off>`, `/game c
 DEFAULT_LOBBY_DAYS = 7.0
 
 
-async def lobby_days(store: Store, guild_id: str, channel_id: str) -> float:
-    value = await store.channel_setting(guild_id, channel_id, "lobby_days")
+def lobby_days(settings: Mapping[str, str]) -> float:
+    """Days an unstarted lobby stays open, from a channel's settings."""
+    value = settings.get("lobby_days")
     return float(value) if value is not None else DEFAULT_LOBBY_DAYS
 
 
@@ -33,7 +36,8 @@ async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[
         reminder = await store.channel_setting(guild_id, channel_id, "reminder_hours") or "12"
         deadline = await store.channel_setting(guild_id, channel_id, "deadline_hours") or "0"
         modrole = await store.channel_setting(guild_id, channel_id, "modrole")
-        days = await lobby_days(store, guild_id, channel_id)
+        lobby = await store.channel_setting(guild_id, channel_id, "lobby_days")
+        days = float(lobby) if lobby is not None else DEFAULT_LOBBY_DAYS
         return (f"Reminder after {reminder if reminder != '0' else 'never (off)'} h idle; deadline "
                 f"{deadline + ' h' if deadline != '0' else 'off'}; lobbies close after {days:g} days; moderator role "
                 f"{'<@&' + modrole + '>' if modrole else 'none (Manage Channels only)'}.")

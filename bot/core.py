@@ -1,9 +1,10 @@
 """The Discord-free host core.
 
-For one (guild, channel, actor, command text) it finds the channel's game, checks the
-actor may act, parses, applies, persists, renders and returns a Reply. The Discord
-adapter, the local console, transcripts and tests all drive ``Conductor``; its commands
-live in the parts listed in ``bot/host.py``.
+For one (guild, channel, actor, command text) it finds the command, locks the channel, reads
+the channel's game once, runs the command's handler and writes its whole change once (with the
+bots' moves and the rescheduled reminders), then answers with a Reply that says everything a
+front end shows. The Discord adapter, the local console, transcripts and tests all drive
+``Conductor``; the parts are listed in ``bot/host.py``.
 """
 
 from __future__ import annotations
@@ -11,323 +12,299 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Mapping
+import secrets
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Executor
 from typing import Any
 
 import games
 from bot import replies as R
-from bot.host import (
-    Loaded,
-    irreversible,
-    newly_to_act,
-    render_board,
-    render_standings_image,
-    standings_line,
-)
-from bot.lobby import LobbyCommands
-from bot.moderation import ModerationCommands
-from bot.reminders import Reminders
-from bot.replay import apply_text
+from bot.command_table import COMMANDS, GameCommand, permission_refusal
+from bot.commit import Outcome, settle
+from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
+from bot.moves import move
+from bot.reminders import fire
 from bot.replies import Actor, ImageOut, Reply
-from bot.table import TableCommands
-from games.base import Event, GameSpec, IllegalMove, Status
+from bot.table import labelled_moves
+from games.base import GameSpec
 from games.notation import suggest
-from storage import MoveRecord, StaleVersion
-from storage.db import dumps
+from storage import StaleVersion, Store
 
 log = logging.getLogger(__name__)
-
-GAME_SUBCOMMANDS = (
-    "new", "join", "leave", "start", "status", "board", "hand", "history", "rules", "resign", "abort", "kick",
-    "substitute", "undo", "export", "addbot", "skip", "rollback", "list", "mygames", "config", "pings",
-    "replacebot", "pause",
-)
-# These also answer about the channel's last finished game.
-READ_ONLY = {"status", "board", "history", "export", "rules", "hand"}
-MODERATOR_ONLY = {"kick", "substitute", "skip", "rollback", "config", "replacebot", "pause"}
-MAX_BOT_STEPS = 2000  # a bot-only table would otherwise loop for a whole game in one command
 RETRIES_ON_STALE = 10
+STALE_CLICK = ("This board is out of date: the game has moved on since these buttons were posted. Use the latest "
+               "message or `/game status`.")
 
 
-class Conductor(LobbyCommands, TableCommands, ModerationCommands, Reminders):
-    """The host service: one entry point, ``handle``, for every command of every front end."""
+class Conductor:
+    """The host service: ``handle`` for typed commands, ``click`` for buttons, and a few queries.
+
+    ``render_images=False`` skips Pillow (tests, transcripts). ``render_executor``: where boards
+    are drawn (a process pool keeps CPU-bound drawing off the event loop); None = the loop's
+    default executor.
+    """
+
+    def __init__(self, store: Store, *, render_images: bool = True, clock: Callable[[], float] = time.time,
+                 seed_source: Callable[[], int] | None = None, render_executor: Executor | None = None) -> None:
+        self.store = store
+        self.render_images = render_images
+        self.render_executor = render_executor
+        self.clock = clock
+        self.seed_source = seed_source or (lambda: secrets.randbits(62))
+        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+
+    # ----- entry points ------------------------------------------------------------------
 
     async def handle(self, guild_id: str, channel_id: str, actor: Actor, text: str,
-                     names: Mapping[str, str] | None = None, expected_version: int | None = None) -> Reply:
-        """Run one command. ``names`` maps user ids mentioned in the text to display names.
+                     names: Mapping[str, str] | None = None) -> Reply:
+        """Run one typed command. ``names`` maps user ids mentioned in the text to display names."""
+        return await self._run(guild_id, channel_id, actor, text, names or {}, None)
 
-        ``expected_version`` comes from a button or menu: if the channel's game has changed
-        since that component was drawn, the click is refused and nothing changes.
+    async def click(self, guild_id: str, channel_id: str, actor: Actor, game_id: int, version: int, text: str,
+                    names: Mapping[str, str] | None = None) -> Reply:
+        """Run the command a button or menu stands for, drawn for ``game_id`` at ``version``.
+
+        Refused as stale, with nothing changed, unless that is still the channel's game and
+        version; checked under the channel's lock with the same read the command uses. ``text``
+        may be a bare verb ("done"): that verb of the game's own command group.
         """
-        if expected_version is not None:
-            row = await self.store.latest_game(guild_id, channel_id)
-            if row is None or row.version != expected_version:
-                return Reply.refuse(R.STALE, "This board is out of date: the game has moved on since these buttons "
-                                             "were posted. Use the latest message or `/game status`.",
-                                    row.id if row else None, row.version if row else None)
+        return await self._run(guild_id, channel_id, actor, text, names or {}, (game_id, version))
+
+    async def _run(self, guild_id: str, channel_id: str, actor: Actor, text: str, names: Mapping[str, str],
+                   expected: tuple[int, int] | None) -> Reply:
         words = text.strip().split()
-        if not words or not words[0].startswith("/"):
+        bare_verb = expected is not None and bool(words) and not words[0].startswith("/")
+        if not words or not (words[0].startswith("/") or bare_verb):
             return Reply.refuse(R.BAD_COMMAND, "Commands start with a slash, for example `/game new tiny-towns`.")
-        group = words[0][1:].lower()
+        group = "" if bare_verb else words[0][1:].lower()
+        command: GameCommand | None = None
+        spec: GameSpec | None = None
+        ctx = Ctx(self.store, self.clock, self.seed_source, self._draw, self.render_images, guild_id, channel_id,
+                  actor, names)
         if group == "game":
-            return await self._game_command(guild_id, channel_id, actor, words[1:], names or {})
-        spec = games.game_for_group(group)
-        if spec is None:
-            groups = ["game", *(games.get_game(s).command_group for s in games.available_slugs())]
-            return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/{group}"{suggest(group, groups)}. '
-                                               f"Commands: {', '.join('/' + g for g in groups)}.")
-        return await self._move(guild_id, channel_id, actor, spec, text.strip())
-
-    async def legal_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[str]:
-        """Canonical texts of every move ``user_id`` may make right now (for autocomplete and buttons)."""
-        found = await self._legal_moves(guild_id, channel_id, user_id)
-        if found is None:
-            return []
-        game, seat, moves = found
-        return [game.spec.format(move) for move in moves]
-
-    async def labelled_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[tuple[str, str]]:
-        """(canonical text, short label) for every legal move of ``user_id`` now; the label may be empty."""
-        found = await self._legal_moves(guild_id, channel_id, user_id)
-        if found is None:
-            return []
-        game, seat, moves = found
-        state, spec, label = game.row.state, game.spec, game.spec.move_label
-        return [(spec.format(move), label(state, seat, move) if label and state else "") for move in moves]
-
-    async def _legal_moves(self, guild_id: str, channel_id: str,
-                           user_id: str) -> tuple[Loaded, int, list[dict[str, Any]]] | None:
-        game = await self._channel_game(guild_id, channel_id)
-        if game is None or game.row.status != "active" or game.row.state is None:
-            return None
-        seat = game.seat_of(user_id)
-        if seat is None:
-            return None
-        return game, seat, game.spec.legal_moves(game.row.state, seat)
-
-    async def channel_game(self, guild_id: str, channel_id: str) -> Loaded | None:
-        """The channel's open game (read-only use by front ends)."""
-        return await self._channel_game(guild_id, channel_id)
-
-    async def _move(self, guild_id: str, channel_id: str, actor: Actor, spec: GameSpec, text: str) -> Reply:
-        game = await self._channel_game(guild_id, channel_id)
-        if game is None:
-            # A move that arrives just after the end (a late "/tt done") still reaches the game it was meant for.
-            latest = await self.store.latest_game(guild_id, channel_id)
-            if latest is not None and latest.status == "finished" and latest.game == spec.slug:
-                game = await self._load(latest)
-        if game is None:
-            return Reply.refuse(R.NO_GAME, f"There is no game in this channel. Start one with "
-                                           f"`/game new {spec.slug}`.")
-        if game.spec.command_group != spec.command_group:
-            return Reply.refuse(R.BAD_COMMAND, f"This channel is playing {game.spec.name}; its commands start "
-                                               f"with /{game.spec.command_group}.", game.row.id, game.row.version)
-        if game.row.status == "lobby":
-            return Reply.refuse(R.NOT_STARTED, "The game has not started yet. The host starts it with "
-                                               "`/game start`.", game.row.id, game.row.version)
-        seat = game.seat_of(actor.user_id)
-        if seat is None:
-            return Reply.refuse(R.NOT_PLAYER, "You are not playing in this game. `/game status` shows who is.",
-                                game.row.id, game.row.version)
-        try:
-            move = spec.parse(text)
-        except IllegalMove as exc:
-            return Reply.refuse(R.BAD_COMMAND, exc.message, game.row.id, game.row.version)
-        async with self._lock(game.row.id):
+            if len(words) < 2:
+                return Reply.refuse(R.BAD_COMMAND, f"Use /game followed by one of: {', '.join(COMMANDS)}.")
+            verb = words[1].lower()
+            command = COMMANDS.get(verb)
+            if command is None:
+                return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/game {verb}"{suggest(verb, COMMANDS)}. '
+                                                   f"Commands: {', '.join(COMMANDS)}.")
+            if command.permission == "moderator" and (refused := permission_refusal(command, ctx)) is not None:
+                return refused
+            if command.needs == "nothing" and expected is None:
+                return await self._without_game(command, ctx, words[2:])
+        elif group:
+            spec = games.game_for_group(group)
+            if spec is None:
+                groups = ["game", *(m.spec.command_group for m in games.manifests())]
+                return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/{group}"{suggest(group, groups)}. '
+                                                   f"Commands: {', '.join('/' + g for g in groups)}.")
+        async with self._lock(guild_id, channel_id):
+            game: Table | None = None
             for _ in range(RETRIES_ON_STALE):
-                game = await self._load(await self._reload(game.row.id))
+                game = await self._table(guild_id, channel_id)
+                if expected is not None and (game is None or (game.row.id, game.row.version) != expected):
+                    return Reply.refuse(R.STALE, STALE_CLICK, game.row.id if game else None,
+                                        game.row.version if game else None)
+                ctx = Ctx(self.store, self.clock, self.seed_source, self._draw, self.render_images, guild_id,
+                          channel_id, actor, names, game)
                 try:
-                    if game.row.status == "finished":
-                        return await self._after_the_end(game, seat, actor, move)
-                    if game.row.status != "active":
-                        return Reply.refuse(R.FINISHED, "This game was aborted.", game.row.id, game.row.version)
-                    if game.row.paused:
-                        return Reply.refuse(R.PAUSED, "A moderator paused this game; moves wait until "
-                                                      "`/game pause off`.", game.row.id, game.row.version)
-                    return await self._apply_and_persist(game, seat, actor, move)
+                    if command is not None:
+                        result = await self._game_command(command, ctx, words[2:])
+                    else:
+                        if game is not None and spec is None:  # a bare verb from a button
+                            spec = game.spec
+                            text = f"/{spec.command_group} {text.strip()}"
+                        if spec is None:
+                            return Reply.refuse(R.NO_GAME, "There is no game in this channel.")
+                        result = move(ctx, spec, text.strip())
+                    if isinstance(result, Reply):
+                        return self._stamp(result, game)
+                    assert game is not None
+                    return await self._commit(ctx, game, result)
                 except StaleVersion:
                     # Another process wrote first: back off a little, then re-read and re-validate.
                     await asyncio.sleep(random.uniform(0.001, 0.02))
-        return Reply.refuse(R.STALE, "The game changed while your move was processed; please try again.",
-                            game.row.id, game.row.version)
+            return Reply.refuse(R.STALE, "The game changed while your command was processed; please try again.",
+                                game.row.id if game else None, game.row.version if game else None)
 
-    async def _after_the_end(self, game: Loaded, seat: int, actor: Actor, move: dict[str, Any]) -> Reply:
-        """Once a game is over only a harmless no-op (a late ``/tt done``) is accepted; it is logged so the
-        move log still replays exactly what players sent."""
-        state = game.row.state
-        assert state is not None
-        over = Reply.refuse(R.FINISHED, "This game is over. `/game status` shows the result.", game.row.id,
-                            game.row.version)
+    async def _without_game(self, command: GameCommand, ctx: Ctx, words: list[str]) -> Reply:
         try:
-            new_state, _ = game.spec.apply(state, seat, move)
-        except IllegalMove:
-            return over
-        if dumps(new_state) != dumps(state):
-            return over
-        version = await self.store.update_game(game.row.id, game.row.version,
-                                               move=MoveRecord(seat, actor.user_id, game.spec.format(move)))
-        return Reply(private="The game is already over; nothing more to do.", game_id=game.row.id,
-                     version=version, finished=True)
+            ctx = Ctx(**{**ctx.__dict__, "args": command.args(words, ctx)})
+        except Refusal as refusal:
+            return Reply.refuse(refusal.kind, refusal.message)
+        result = await command.handler(ctx)
+        assert isinstance(result, Reply), f"/game {command.name} works without a game and changes none"
+        return result
 
-    async def _apply_and_persist(self, game: Loaded, seat: int, actor: Actor, move: dict[str, Any]) -> Reply:
-        spec, state = game.spec, game.row.state
-        assert state is not None
-        before = spec.status(state)
+    async def _game_command(self, command: GameCommand, ctx: Ctx, words: list[str]) -> Reply | Change:
+        game = ctx.table
+        if command.needs == "open" and game is not None and game.row.status not in ("lobby", "active"):
+            game = None
+        if game is None and not (command.name == "rules" and words):
+            return Reply.refuse(R.NO_GAME, "There is no game in this channel. Start one with `/game new <game>` "
+                                           f"({', '.join(games.available_slugs())}).")
+        ctx = Ctx(**{**ctx.__dict__, "table": game})
+        refused = permission_refusal(command, ctx)
+        if refused is not None:
+            return refused
         try:
-            new_state, events = spec.apply(state, seat, move)
-        except IllegalMove as exc:
-            if seat not in before.to_act:
-                # The engine's reason says more than "not your turn" (a wrong pattern, "wait for bob").
-                return Reply.refuse(R.NOT_YOUR_TURN, f"{exc.message} Now: {before.summary}.",
-                                    game.row.id, game.row.version)
-            return Reply.refuse(R.ILLEGAL, exc.message, game.row.id, game.row.version)
-        text = spec.format(move)
-        record = MoveRecord(seat, actor.user_id, text, irreversible(events))
-        after = spec.status(new_state)
-        version = await self.store.update_game(
-            game.row.id, game.row.version, state=new_state,
-            status="finished" if after.finished else None, move=record,
-        )
-        reply = Reply(game_id=game.row.id, version=version,
-                      hide_command=bool(spec.hidden_move and spec.hidden_move(move)))
-        post_board = self._describe(reply, seat, [(seat, events)])
-        game = await self._load(await self._reload(game.row.id))
-        await self._continue(game, newly_to_act(before, after), reply, post_board)
+            ctx = Ctx(**{**ctx.__dict__, "args": command.args(words, ctx)})
+        except Refusal as refusal:
+            return game.refuse(refusal.kind, refusal.message) if game else Reply.refuse(refusal.kind, refusal.message)
+        return await command.handler(ctx)
+
+    # ----- the one commit path ------------------------------------------------------------
+
+    async def _commit(self, ctx: Ctx, game: Table, change: Change) -> Reply:
+        """Complete ``change`` in memory (bots, status, timers), write it once, then announce it."""
+        outcome = settle(game, change, self.clock())
+        row = await self.store.commit(
+            game.row, state=outcome.state, status=outcome.status, seed=change.seed, host_id=change.host_id,
+            paused=change.paused, seats=change.seats, moves=outcome.moves, revert_from_seq=change.revert_from_seq,
+            revert_seqs=change.revert_seqs, cancel_timers=outcome.cancel_timers, add_timers=outcome.add_timers)
+        after = Table(row, game.spec, change.seats if change.seats is not None else game.seats, game.settings,
+                      game.pings_off)
+        return self._stamp(await self._announce(ctx, after, change, outcome), after)
+
+    async def _announce(self, ctx: Ctx, game: Table, change: Change, outcome: Outcome) -> Reply:
+        reply = Reply(public=outcome.public, private=outcome.private, game_id=game.row.id, version=game.row.version,
+                      hide_command=change.hide_command, pings=outcome.pings, finished=outcome.finished)
+        if change.continues and (outcome.post_board or outcome.finished) and game.row.state is not None:
+            reply.images = await self._board_images(game, outcome.finished)
         return reply
 
-    async def _continue(self, game: Loaded, newly: set[int], reply: Reply, post_board: bool) -> None:
-        """After a change: let bots move, then ping, render and reschedule reminders once.
+    def _stamp(self, reply: Reply, game: Table | None) -> Reply:
+        """Add what a front end shows next: status, the game's group and turn-ending verbs, who must act."""
+        if game is None or (reply.game_id is not None and reply.game_id != game.row.id):
+            return reply
+        row = game.row
+        reply.status = row.status  # type: ignore[assignment]  # the database CHECK keeps it to GameStatus
+        reply.group = game.spec.command_group
+        reply.turn_enders = game.spec.turn_enders
+        if row.status == "active" and row.state is not None and not row.paused:
+            to_act = game.spec.status(row.state).to_act
+            reply.waiting = [(s.user_id, s.display_name) for s in game.seats if s.seat in to_act and s.kind == "human"]
+        return reply
 
-        ``newly`` holds seats that started having to act during this command.
-        """
-        game, bot_events = await self._run_bots(game, newly)
-        if bot_events:
-            post_board = self._describe(reply, None, bot_events) or post_board
-        state = game.row.state
-        assert state is not None
-        after = game.spec.status(state)
-        reply.version = game.row.version
-        reply.finished = after.finished
-        reply.public = "\n".join(line for line in (reply.public, f"**{after.summary}**") if line)
-        reply.pings = await self._pings(game, newly, after)
-        if after.finished or post_board:
-            reply.images = await self._board_images(game, finished=after.finished)
-        await self._reschedule(game, after)
-
-    async def _run_bots(self, game: Loaded, newly: set[int]) -> tuple[Loaded, list[tuple[int, list[Event]]]]:
-        """Bots whose turn it is move at once, in seat order, until a human must act."""
-        collected: list[tuple[int, list[Event]]] = []
-        bots = {s.seat: s for s in game.seats if s.kind == "bot"}
-        for _ in range(MAX_BOT_STEPS):
-            state = game.row.state
-            if not bots or state is None or game.row.status != "active" or game.row.paused:
-                break
-            status = game.spec.status(state)
-            acting = [seat for seat in status.to_act if seat in bots]
-            if status.finished or not acting:
-                break
-            seat = acting[0]
-            move = game.spec.bot_move(state, seat, bots[seat].bot_level)
-            new_state, events = game.spec.apply(state, seat, move)
-            after = game.spec.status(new_state)
-            await self.store.update_game(
-                game.row.id, game.row.version, state=new_state, status="finished" if after.finished else None,
-                move=MoveRecord(seat, bots[seat].user_id, game.spec.format(move), irreversible(events)),
-            )
-            collected.append((seat, events))
-            newly |= newly_to_act(status, after)
-            game = await self._load(await self._reload(game.row.id))
-        return game, collected
-
-    def _describe(self, reply: Reply, actor_seat: int | None, batches: list[tuple[int, list[Event]]]) -> bool:
-        """Add public lines, and private lines for the actor's own seat; True if a board is due."""
-        public, private = [], []
-        post_board = False
-        for _, events in batches:
-            for event in events:
-                if event.get("text"):
-                    public.append(str(event["text"]))
-                secret = event.get("private")
-                if isinstance(secret, dict) and secret.get("seat") == actor_seat and actor_seat is not None:
-                    private.append(str(secret.get("text", "")))
-                post_board = post_board or bool(event.get("post_board"))
-        reply.public = "\n".join(line for line in (reply.public, *public) if line)
-        reply.private = "\n".join(line for line in (reply.private, *private) if line)
-        return post_board
-
-    async def _pings(self, game: Loaded, newly: set[int], after: Status) -> list[str]:
-        """Mention a user once when it becomes their turn, never once per move."""
-        if after.finished:
-            return []
-        users = []
-        for seat in (s for s in after.to_act if s in newly):
-            row = game.seats[seat]
-            if row.kind == "human" and await self.store.user_setting(row.user_id, "pings") != "off":
-                users.append(row.user_id)
-        return users
-
-    async def _board_images(self, game: Loaded, finished: bool) -> list[ImageOut]:
+    async def _board_images(self, game: Table, finished: bool) -> list[ImageOut]:
         if not self.render_images:
             return []
         state = game.row.state
         assert state is not None
         view = game.spec.view(state, None)
         standings = game.spec.standings(state)
-        scores = ", ".join(f"{s['player']} {s['score']}" for s in standings)
-        status = game.spec.status(state)
+        summary = game.spec.status(state).summary
         images = [ImageOut(f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",
                            await self._draw(render_board, view, None),
-                           f"{game.spec.name} board. {status.summary}. Scores: {scores}.")]
+                           f"{game.spec.name} board. {summary}. Scores: {scores_line(standings)}.")]
         if finished:
             images.append(ImageOut(f"{game.spec.slug}-{game.row.id}-standings.png",
                                    await self._draw(render_standings_image, view, standings),
                                    f"Final standings: {standings_line(standings)}."))
         return images
 
-    async def _game_command(self, guild_id: str, channel_id: str, actor: Actor, args: list[str],
-                            names: Mapping[str, str]) -> Reply:
-        if not args:
-            return Reply.refuse(R.BAD_COMMAND, f"Use /game followed by one of: {', '.join(GAME_SUBCOMMANDS)}.")
-        verb, rest = args[0].lower(), args[1:]
-        if verb not in GAME_SUBCOMMANDS:
-            return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/game {verb}"{suggest(verb, GAME_SUBCOMMANDS)}. '
-                                               f"Commands: {', '.join(GAME_SUBCOMMANDS)}.")
-        if verb in MODERATOR_ONLY and not actor.is_moderator:
-            return Reply.refuse(R.FORBIDDEN, f"Only moderators (Manage Channels or the moderator role) can use "
-                                             f"/game {verb}.")
-        if verb == "new":
-            return await self._new(guild_id, channel_id, actor, rest)
-        if verb == "list":
-            return await self._list(guild_id)
-        if verb == "mygames":
-            return await self._mygames(actor)
-        if verb == "pings":
-            return await self._set_pings(actor, rest)
-        if verb == "rules" and rest and not await self.store.open_game(guild_id, channel_id):
-            return self._rules(None, rest)
-        if verb in READ_ONLY:
-            row = await self.store.latest_game(guild_id, channel_id)
-            game = await self._load(row) if row else None
-        else:
-            game = await self._channel_game(guild_id, channel_id)
-        if verb == "config":
-            return await self._config(guild_id, channel_id, rest)
-        if game is None:
-            return Reply.refuse(R.NO_GAME, "There is no game in this channel. Start one with "
-                                           f"`/game new <game>` ({', '.join(games.available_slugs())}).")
-        async with self._lock(game.row.id):
-            game = await self._load(await self._reload(game.row.id))
-            handler = getattr(self, f"_cmd_{verb}")
-            try:
-                return await handler(game, actor, rest, names)
-            except StaleVersion:
-                return Reply.refuse(R.STALE, "The game changed while your command was processed; please try "
-                                             "again.", game.row.id, game.row.version)
+    # ----- queries for front ends ---------------------------------------------------------
 
-    async def replace_with_bot(self, guild_id: str, channel_id: str, actor: Actor, player: str, level: int = 1,
-                               names: Mapping[str, str] | None = None) -> Reply:
-        """``/game replacebot <player> [level]`` (the deadline buttons call this)."""
-        return await self.handle(guild_id, channel_id, actor, f"/game replacebot {player} {level}", names=names)
+    async def legal_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[str]:
+        """Canonical texts of every move ``user_id`` may make right now (for autocomplete and buttons)."""
+        return [text for text, _ in await self.labelled_commands(guild_id, channel_id, user_id)]
+
+    async def labelled_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[tuple[str, str]]:
+        """(canonical text, short label) for every legal move of ``user_id`` now; the label may be empty."""
+        game = await self._table(guild_id, channel_id)
+        if game is None or game.row.status != "active":
+            return []
+        seat = game.seat_of(user_id)
+        return labelled_moves(game, seat) if seat is not None else []
+
+    async def move_menu(self, guild_id: str, channel_id: str, actor: Actor, game_id: int, version: int) -> Reply:
+        """The sender's legal moves for a menu, or the stale refusal if the menu's board is old."""
+        game = await self._table(guild_id, channel_id)
+        if game is None or (game.row.id, game.row.version) != (game_id, version):
+            return Reply.refuse(R.STALE, STALE_CLICK, game.row.id if game else None,
+                                game.row.version if game else None)
+        seat = game.seat_of(actor.user_id)
+        legal = labelled_moves(game, seat) if seat is not None and game.row.status == "active" else []
+        reply = Reply(private="" if legal else "You have no move to make right now.", legal=legal,
+                      game_id=game.row.id, version=game.row.version)
+        return self._stamp(reply, game)
+
+    async def players(self, guild_id: str, channel_id: str) -> list[tuple[str, str, bool]]:
+        """(user id, display name, is a bot) for the seats of the channel's open game."""
+        game = await self._table(guild_id, channel_id)
+        if game is None or game.row.status not in ("lobby", "active"):
+            return []
+        return [(s.user_id, s.display_name, s.kind == "bot") for s in game.seats]
+
+    async def rules_topics(self, guild_id: str, channel_id: str, slug: str | None) -> list[str]:
+        """Rules topics of the named game, else of the channel's game."""
+        if not slug:
+            game = await self._table(guild_id, channel_id)
+            return list(game.spec.rules_help) if game is not None else []
+        try:
+            return list(games.get_game(slug).rules_help)
+        except Exception:  # an unknown or broken game has no topics to offer
+            return []
+
+    async def has_open_game(self, guild_id: str, channel_id: str) -> bool:
+        return await self.store.open_game(guild_id, channel_id) is not None
+
+    async def channel_game(self, guild_id: str, channel_id: str) -> Table | None:
+        """The channel's open game (read-only use by tools and tests)."""
+        game = await self._table(guild_id, channel_id)
+        return game if game is not None and game.row.status in ("lobby", "active") else None
+
+    # ----- timers ----------------------------------------------------------------------------
+
+    async def fire_due_timers(self) -> list[tuple[str, str, Reply]]:
+        """Run every due timer once; returns (guild, channel, reply) to post. Survives restarts (DB)."""
+        return [(guild, channel, reply) for _, guild, channel, reply in await self.fire_due_timer_events()]
+
+    async def fire_due_timer_events(self) -> list[tuple[str, str, str, Reply]]:
+        """Like fire_due_timers, with the timer kind first so a front end can add e.g. moderator
+        buttons to a deadline post: (kind, guild, channel, reply)."""
+        out = []
+        for timer in await self.store.due_timers(self.clock()):
+            if not await self.store.delete_timer(timer.id):
+                continue  # another dispatcher took it
+            found = await self.store.table_by_id(timer.game_id) if timer.game_id is not None else None
+            if found is None:
+                continue
+            guild, channel = found.game.guild_id, found.game.channel_id
+            async with self._lock(guild, channel):
+                reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            if reply is not None:
+                out.append((timer.kind, guild, channel, reply))
+        return out
+
+    async def _fire(self, kind: str, game_id: int) -> Reply | None:
+        found = await self.store.table_by_id(game_id)
+        if found is None:
+            return None
+        game = Table.of(found, games.get_game(found.game.game))
+        result = fire(kind, game)
+        if result is None or isinstance(result, Reply):
+            return self._stamp(result, game) if result is not None else None
+        ctx = Ctx(self.store, self.clock, self.seed_source, self._draw, self.render_images, game.row.guild_id,
+                  game.row.channel_id, Actor("timer", "timer"), {}, game)
+        try:
+            return await self._commit(ctx, game, result)
+        except StaleVersion:
+            return None  # the game moved meanwhile; the next change plans fresh timers
+
+    # ----- plumbing ------------------------------------------------------------------------
+
+    async def _table(self, guild_id: str, channel_id: str) -> Table | None:
+        found = await self.store.table(guild_id, channel_id)
+        return Table.of(found, games.get_game(found.game.game)) if found is not None else None
+
+    def _lock(self, guild_id: str, channel_id: str) -> asyncio.Lock:
+        return self._locks.setdefault((guild_id, channel_id), asyncio.Lock())
+
+    async def _draw(self, function: Callable[..., bytes], *args: Any) -> bytes:
+        return await asyncio.get_running_loop().run_in_executor(self.render_executor, function, *args)
 
 
-__all__ = ["Actor", "Conductor", "Loaded", "Reply", "apply_text"]
+__all__ = ["Actor", "Conductor", "Reply", "Table"]

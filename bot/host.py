@@ -1,41 +1,47 @@
-"""What every part of the host core shares: a loaded game, per-game locks, refusals, drawing.
+"""What the parts of the host core share: a loaded table, a command's context and its change.
 
-The host is one class, ``bot.core.Conductor``, assembled from small parts:
+The host core is small modules around one entry point (``bot/core.py`` ``Conductor``):
 
-    host.py        HostBase: loading, locks, refusals, seat lookup, drawing in a worker
-    core.py        Conductor: command entry point, moves, bots, pings, board images
-    lobby.py       /game new, join, leave, addbot, start, list, mygames, pings, config
-    table.py       /game status, board, hand, history, rules, export, resign, undo, rollback
-    moderation.py  /game abort, kick, substitute, skip, replacebot, pause
-    reminders.py   reminder, deadline and lobby-expiry timers
+    core.py           Conductor: parse the command, lock the channel, read once, run, commit once
+    command_table.py  one entry per /game verb: permission, typed arguments, handler
+    commit.py         the one path from a Change to a Reply: bots move, describe, ping, plan timers
+    lobby.py          /game new, join, leave, addbot, start, list, mygames, pings, config
+    table.py          /game status, board, hand, history, rules, export, resign, undo, rollback
+    moderation.py     /game abort, kick, substitute, skip, replacebot, pause
+    moves.py          a game move (/tt place B2), and the late no-op after the end
+    reminders.py      reminder, deadline and lobby-expiry timers
 
-The parts call each other through ``self``: lobby and moderation commands end with
-``self._continue`` (core.py) which lets bots move, pings and reschedules (reminders.py).
+Handlers read what they need from ``Ctx`` and return either a ``Reply`` (a refusal or something
+to look at) or a ``Change``, which ``Conductor`` writes in one transaction and then announces.
 """
 
 from __future__ import annotations
 
-import asyncio
-import secrets
-import time
-from collections.abc import Callable, Mapping
-from concurrent.futures import Executor
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-import games
+import rendering
 from bot.replies import Actor, Reply
-from games.base import Event, GameSpec, State, Status
-from storage import GameRow, SeatRow, Store
+from games.base import Event, GameSpec, GameStatus, State, Status
+from storage import GameRow, MoveRecord, NewTimer, SeatRow, Store, TableRow
+
+Draw = Callable[..., Awaitable[bytes]]
 
 
 @dataclass(frozen=True)
-class Loaded:
-    """A game row with its engine and seats, read together."""
+class Table:
+    """A game row with its engine, seats and channel settings, read together."""
 
     row: GameRow
     spec: GameSpec
     seats: list[SeatRow]
+    settings: Mapping[str, str] = field(default_factory=dict)
+    pings_off: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, found: TableRow, spec: GameSpec) -> Table:
+        return cls(found.game, spec, found.seats, found.settings, found.pings_off)
 
     def seat_of(self, user_id: str) -> int | None:
         for seat in self.seats:
@@ -47,68 +53,88 @@ class Loaded:
     def names(self) -> list[str]:
         return [seat.display_name for seat in self.seats]
 
+    @property
+    def started_state(self) -> State | None:
+        """The state of an active or finished game (None in the lobby and for aborted games)."""
+        return self.row.state if self.row.status in ("active", "finished") else None
 
-class HostBase:
-    """State and helpers shared by every part of the host. ``render_images=False`` skips Pillow."""
+    def status(self) -> Status | None:
+        return self.spec.status(self.row.state) if self.row.state is not None else None
 
-    def __init__(self, store: Store, *, render_images: bool = True, clock: Callable[[], float] = time.time,
-                 seed_source: Callable[[], int] | None = None, render_executor: Executor | None = None) -> None:
-        self.store = store
-        self.render_images = render_images
-        # Drawing is CPU-bound Python: a process pool keeps it off the event loop's GIL.
-        # None = the loop's default executor (threads), fine for the console and tests.
-        self.render_executor = render_executor
-        self.clock = clock
-        self.seed_source = seed_source or (lambda: secrets.randbits(62))
-        self._locks: dict[int, asyncio.Lock] = {}
+    def refuse(self, kind: str, message: str) -> Reply:
+        return Reply.refuse(kind, message, self.row.id, self.row.version)
 
-    # Implemented by the parts that own them (see the module docstring); declared here so each
-    # part reads on its own.
-    async def _continue(self, game: Loaded, newly: set[int], reply: Reply, post_board: bool) -> None:
-        raise NotImplementedError  # core.py: bots move, then pings, images and reminders
-
-    async def _apply_and_persist(self, game: Loaded, seat: int, actor: Actor, move: dict[str, Any]) -> Reply:
-        raise NotImplementedError  # core.py
-
-    async def _remove_from_lobby(self, game: Loaded, seat: int, text: str) -> Reply:
-        raise NotImplementedError  # lobby.py
-
-    async def _resign_seat(self, game: Loaded, seat: int, actor: Actor, text: str) -> Reply:
-        raise NotImplementedError  # table.py
-
-    async def _reschedule(self, game: Loaded, status: Status) -> None:
-        raise NotImplementedError  # reminders.py
-
-    async def _load(self, row: GameRow) -> Loaded:
-        return Loaded(row, games.get_game(row.game), await self.store.seats(row.id))
-
-    async def _channel_game(self, guild_id: str, channel_id: str) -> Loaded | None:
-        row = await self.store.open_game(guild_id, channel_id)
-        return await self._load(row) if row else None
-
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
-
-    async def _reload(self, game_id: int) -> GameRow:
-        row = await self.store.get_game(game_id)
-        assert row is not None
-        return row
-
-    async def _draw(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        return await asyncio.get_running_loop().run_in_executor(self.render_executor, function, *args)
-
-    def _active_state(self, game: Loaded) -> State | None:
-        return game.row.state if game.row.status in ("active", "finished") else None
-
-    def _refuse(self, game: Loaded, kind: str, message: str) -> Reply:
-        return Reply.refuse(kind, message, game.row.id, game.row.version)
-
-    def _find_seat(self, game: Loaded, word: str, names: Mapping[str, str]) -> int | None:
+    def find_seat(self, word: str) -> int | None:
+        """The seat a player argument names: a mention, a user id or a display name."""
         wanted = mention_id(word)
-        for seat in game.seats:
-            if wanted in (seat.user_id,) or word.lstrip("@").lower() == seat.display_name.lower():
+        for seat in self.seats:
+            if wanted == seat.user_id or word.lstrip("@").lower() == seat.display_name.lower():
                 return seat.seat
         return None
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """One command: who sent it where, its parsed arguments, the channel's game and the services."""
+
+    store: Store
+    clock: Callable[[], float]
+    seed_source: Callable[[], int]
+    draw: Draw
+    render_images: bool
+    guild_id: str
+    channel_id: str
+    actor: Actor
+    names: Mapping[str, str]
+    table: Table | None = None
+    args: Any = None
+
+    @property
+    def game(self) -> Table:
+        assert self.table is not None, "this command's entry needs a game"
+        return self.table
+
+
+class Refusal(Exception):
+    """A command refused while its arguments are parsed; nothing changes."""
+
+    def __init__(self, kind: str, message: str) -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+@dataclass
+class Change:
+    """What one command does to a game. ``Conductor`` writes it in one transaction (with the bots'
+    moves and the rescheduled timers) and turns it into the reply.
+
+    ``batches`` pairs events with the seat whose private lines the sender may read (None: none).
+    ``continues``: the game goes on from here, so bots move and the reply gets the turn summary,
+    pings, a board when due and fresh reminders. ``newly``: seats that started having to act
+    (None: found by comparing who had to act before and after).
+    """
+
+    public: str = ""
+    private: str = ""
+    state: State | None = None
+    status: GameStatus | None = None
+    seed: int | None = None
+    host_id: str | None = None
+    paused: bool | None = None
+    seats: list[SeatRow] | None = None
+    moves: list[MoveRecord] = field(default_factory=list)
+    batches: list[tuple[int | None, list[Event]]] = field(default_factory=list)
+    revert_from_seq: int | None = None
+    revert_seqs: list[int] = field(default_factory=list)
+    cancel_timers: tuple[str, ...] | Literal["all"] = ()
+    add_timers: list[NewTimer] = field(default_factory=list)
+    continues: bool = False
+    newly: set[int] | None = None
+    post_board: bool = False
+    pings: list[str] = field(default_factory=list)
+    hide_command: bool = False
+    ends_game: bool = False  # the reply closes the game for front ends (abort, lobby closed)
 
 
 def mention_id(word: str) -> str:
@@ -118,8 +144,9 @@ def mention_id(word: str) -> str:
     return word
 
 
-def newly_to_act(before: Status, after: Status) -> set[int]:
-    return {seat for seat in after.to_act if seat not in before.to_act}
+def newly_to_act(before: Status | None, after: Status) -> set[int]:
+    earlier = set(before.to_act) if before is not None else set()
+    return {seat for seat in after.to_act if seat not in earlier}
 
 
 def irreversible(events: list[Event]) -> bool:
@@ -132,17 +159,18 @@ def player_range(spec: GameSpec) -> str:
     return f"{spec.min_players}–{spec.max_players} players"
 
 
-def standings_line(standings: list[dict[str, Any]]) -> str:
+def standings_line(standings: list[Any]) -> str:
     return ", ".join(f"{s['rank']}. {s['player']} {s['score']}" for s in standings)
 
 
-def render_board(view: dict[str, Any], focus: int | None) -> bytes:
-    import rendering
+def scores_line(standings: list[Any]) -> str:
+    return ", ".join(f"{s['player']} {s['score']}" for s in standings)
 
+
+def render_board(view: dict[str, Any], focus: int | None) -> bytes:
+    """Module-level so a render worker process can run it (it is pickled by name)."""
     return rendering.render(view, focus)
 
 
-def render_standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> bytes:
-    import rendering
-
+def render_standings_image(view: dict[str, Any], standings: list[Any]) -> bytes:
     return rendering.render_standings(view, standings)

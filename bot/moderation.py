@@ -2,134 +2,117 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from bot import replies as R
-from bot.host import (
-    HostBase,
-    Loaded,
-    mention_id,
-)
-from bot.replies import Actor, Reply
+from bot.host import Change, Ctx, mention_id
+from bot.lobby import remove_from_lobby
+from bot.moves import play_move
+from bot.replies import Reply
+from bot.table import is_secret, resign_seat, secret_stub
+from games.base import MOVE_KEY
 from storage import SeatRow
 
 
-class ModerationCommands(HostBase):
-    """/game abort, kick, substitute, skip, replacebot and pause."""
+async def abort(ctx: Ctx) -> Reply | Change:
+    game, actor = ctx.game, ctx.actor
+    is_host = actor.user_id == game.row.host_id
+    if not actor.is_moderator and not (is_host and game.row.status == "lobby"):
+        why = "Only moderators can abort a game in progress." if is_host else \
+            "Only the host (before the start) or a moderator can abort."
+        return game.refuse(R.FORBIDDEN, why)
+    return Change(public=f"{actor.name} aborted the {game.spec.name} game.", status="aborted", cancel_timers="all",
+                  ends_game=True)
 
-    async def _cmd_abort(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        is_host = actor.user_id == game.row.host_id
-        if not actor.is_moderator and not (is_host and game.row.status == "lobby"):
-            why = "Only moderators can abort a game in progress." if is_host else \
-                "Only the host (before the start) or a moderator can abort."
-            return self._refuse(game, R.FORBIDDEN, why)
-        version = await self.store.update_game(game.row.id, game.row.version, status="aborted")
-        await self.store.cancel_timers(game.row.id)
-        return Reply(public=f"{actor.name} aborted the {game.spec.name} game.", game_id=game.row.id,
-                     version=version, finished=True)
 
-    async def _cmd_kick(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        if not args:
-            return self._refuse(game, R.BAD_COMMAND, "Whom? `/game kick <player>`.")
-        seat = self._find_seat(game, args[0], names)
-        if seat is None:
-            return self._refuse(game, R.BAD_COMMAND, f'No player "{args[0]}" here. Players: '
-                                                     f"{', '.join(game.names)}.")
-        text = f"{actor.name} removed {game.names[seat]} from the game."
-        if game.row.status == "lobby":
-            return await self._remove_from_lobby(game, seat, text)
-        return await self._resign_seat(game, seat, actor, text)
+async def kick(ctx: Ctx) -> Reply | Change:
+    game, seat = ctx.game, ctx.args
+    text = f"{ctx.actor.name} removed {game.names[seat]} from the game."
+    if game.row.status == "lobby":
+        return remove_from_lobby(game, seat, text)
+    return resign_seat(game, seat, ctx.actor.user_id, text)
 
-    async def _cmd_substitute(self, game: Loaded, actor: Actor, args: list[str],
-                              names: Mapping[str, str]) -> Reply:
-        if len(args) != 2:
-            return self._refuse(game, R.BAD_COMMAND, "Use `/game substitute <old player> <new player>`.")
-        seat = self._find_seat(game, args[0], names)
-        if seat is None:
-            return self._refuse(game, R.BAD_COMMAND, f'No player "{args[0]}" here. Players: '
-                                                     f"{', '.join(game.names)}.")
-        new_id = mention_id(args[1])
-        new_name = names.get(new_id, args[1].lstrip("@"))
-        if game.seat_of(new_id) is not None:
-            return self._refuse(game, R.BAD_COMMAND, f"{new_name} is already playing in this game.")
-        old = game.seats[seat]
-        seats = [SeatRow(s.seat, new_id, new_name, "human", s.bot_level) if s.seat == seat else s
-                 for s in game.seats]
-        version = await self.store.set_seats(game.row.id, game.row.version, seats)
-        if old.user_id == game.row.host_id:
-            version = await self.store.update_game(game.row.id, version, host_id=new_id)
-        reply = Reply(public=f"{new_name} takes over {old.display_name}'s seat.", game_id=game.row.id,
-                      version=version)
-        state = game.row.state
-        if state is not None and game.row.status == "active" and seat in game.spec.status(state).to_act:
-            reply.pings = [new_id]
-        return reply
 
-    async def _cmd_skip(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        """A moderator unsticks a game: the stuck player's next action is played by the bot policy."""
-        state = self._active_state(game)
-        if state is None:
-            return self._refuse(game, R.NOT_STARTED, "The game has not started.")
-        if game.row.paused:
-            return self._refuse(game, R.PAUSED, "The game is paused; resume it with `/game pause off` first.")
-        status = game.spec.status(state)
-        if args:
-            seat = self._find_seat(game, args[0], names)
-            if seat is None or seat not in status.to_act:
-                return self._refuse(game, R.BAD_COMMAND, f"{args[0]} has nothing to do right now; {status.summary}.")
-        elif status.to_act:
-            seat = status.to_act[0]
-        else:
-            return self._refuse(game, R.BAD_COMMAND, "Nobody has to act right now.")
-        move = game.spec.bot_move(state, seat, 1)
-        reply = await self._apply_and_persist(game, seat, actor, move)
-        if reply.ok:
-            reply.public = f"{actor.name} skipped {game.names[seat]}: played {game.spec.format(move)}.\n" + reply.public
-        return reply
+async def substitute(ctx: Ctx) -> Reply | Change:
+    game = ctx.game
+    seat, new_word = ctx.args
+    new_id = mention_id(new_word)
+    new_name = ctx.names.get(new_id, new_word.lstrip("@"))
+    if game.seat_of(new_id) is not None:
+        return game.refuse(R.BAD_COMMAND, f"{new_name} is already playing in this game.")
+    old = game.seats[seat]
+    change = Change(public=f"{new_name} takes over {old.display_name}'s seat.",
+                    seats=[SeatRow(s.seat, new_id, new_name, "human", s.bot_level) if s.seat == seat else s
+                           for s in game.seats])
+    if old.user_id == game.row.host_id:
+        change.host_id = new_id
+    state = game.row.state
+    if state is not None and game.row.status == "active" and seat in game.spec.status(state).to_act:
+        change.pings = [new_id]
+    return change
 
-    async def _cmd_replacebot(self, game: Loaded, actor: Actor, args: list[str],
-                              names: Mapping[str, str]) -> Reply:
-        """A moderator hands a player's seat to the AI (seat kind human -> bot); it moves at once if due."""
-        if game.row.status != "active":
-            return self._refuse(game, R.NOT_STARTED, "Only a game in progress can get a bot player; in the "
-                                                     "lobby use `/game addbot`.")
-        if not args or len(args) > 2:
-            return self._refuse(game, R.BAD_COMMAND, "Use `/game replacebot <player> [0|1]`.")
-        seat = self._find_seat(game, args[0], names)
-        if seat is None:
-            return self._refuse(game, R.BAD_COMMAND, f'No player "{args[0]}" here. Players: '
-                                                     f"{', '.join(game.names)}.")
-        old = game.seats[seat]
-        if old.kind == "bot":
-            return self._refuse(game, R.BAD_COMMAND, f"{old.display_name} is already a bot.")
-        if len(args) == 2 and args[1] not in ("0", "1"):
-            return self._refuse(game, R.BAD_COMMAND, "Bot level is 0 (random) or 1 (normal).")
-        level = int(args[1]) if len(args) == 2 else 1
-        # The display name stays: it is the player's name inside the game state and the log.
-        seats = [SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level)
-                 if s.seat == seat else s for s in game.seats]
-        version = await self.store.set_seats(game.row.id, game.row.version, seats)
-        reply = Reply(public=f"{actor.name} handed {old.display_name}'s seat to a bot (level {level}).",
-                      game_id=game.row.id, version=version)
-        await self._continue(await self._load(await self._reload(game.row.id)), set(), reply, post_board=False)
-        return reply
 
-    async def _cmd_pause(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        """``/game pause`` / ``/game pause off``: moves, bots and reminders wait while a game is paused."""
-        if game.row.status != "active":
-            return self._refuse(game, R.NOT_STARTED, "Only a game in progress can be paused.")
-        if len(args) > 1 or (args and args[0].lower() not in ("on", "off")):
-            return self._refuse(game, R.BAD_COMMAND, "Use `/game pause` to pause and `/game pause off` to resume.")
-        pause = not args or args[0].lower() == "on"
-        if pause == game.row.paused:
-            return self._refuse(game, R.BAD_COMMAND, f"The game is already {'paused' if pause else 'running'}.")
-        version = await self.store.update_game(game.row.id, game.row.version, paused=pause)
-        game = await self._load(await self._reload(game.row.id))
-        if pause:
-            await self.store.cancel_timers(game.row.id, ["reminder", "deadline"])
-            return Reply(public=f"{actor.name} paused the game. Moves wait until a moderator resumes it with "
-                                "`/game pause off`.", game_id=game.row.id, version=version)
-        assert game.row.state is not None
-        reply = Reply(public=f"{actor.name} resumed the game.", game_id=game.row.id, version=version)
-        await self._continue(game, set(game.spec.status(game.row.state).to_act), reply, post_board=False)
-        return reply
+async def skip(ctx: Ctx) -> Reply | Change:
+    """A moderator unsticks a game: the stuck seat's next action is played for them."""
+    game, named = ctx.game, ctx.args
+    state = game.started_state
+    if state is None:
+        return game.refuse(R.NOT_STARTED, "The game has not started.")
+    if game.row.paused:
+        return game.refuse(R.PAUSED, "The game is paused; resume it with `/game pause off` first.")
+    status = game.spec.status(state)
+    if named is not None:
+        seat = game.find_seat(named)
+        if seat is None or seat not in status.to_act:
+            return game.refuse(R.BAD_COMMAND, f"{named} has nothing to do right now; {status.summary}.")
+    elif status.to_act:
+        seat = status.to_act[0]
+    else:
+        return game.refuse(R.BAD_COMMAND, "Nobody has to act right now.")
+    move = skip_move(ctx, seat)
+    result = play_move(game, seat, ctx.actor.user_id, move)
+    if isinstance(result, Change):
+        text = game.spec.format(move)
+        shown = secret_stub(text)[2:] if is_secret(game, text) else text
+        result.public = f"{ctx.actor.name} skipped {game.names[seat]}: played {shown}."
+        result.batches = [(None, events) for _, events in result.batches]  # the seat's secrets stay theirs
+    return result
+
+
+def skip_move(ctx: Ctx, seat: int) -> dict[str, object]:
+    """The game's declared skip: its ``skip_move``, else its legal move of the verb declared ``skip``,
+    else the level-1 bot's move."""
+    spec, state = ctx.game.spec, ctx.game.row.state
+    assert state is not None
+    if spec.skip_move is not None:
+        return spec.skip_move(state, seat)
+    skips = {verb.name for verb in spec.verbs if verb.skip}
+    declared = next((m for m in spec.legal_moves(state, seat) if m.get(MOVE_KEY) in skips), None)
+    return declared if declared is not None else spec.bot_move(state, seat, 1)
+
+
+async def replacebot(ctx: Ctx) -> Reply | Change:
+    """A moderator hands a player's seat to the AI (seat kind human -> bot); it moves at once if due."""
+    game = ctx.game
+    seat, level = ctx.args
+    old = game.seats[seat]
+    if old.kind == "bot":
+        return game.refuse(R.BAD_COMMAND, f"{old.display_name} is already a bot.")
+    # The display name stays: it is the player's name inside the game state and the log.
+    seats = [SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level) if s.seat == seat else s
+             for s in game.seats]
+    return Change(public=f"{ctx.actor.name} handed {old.display_name}'s seat to a bot (level {level}).", seats=seats,
+                  continues=True, newly=set())
+
+
+async def pause(ctx: Ctx) -> Reply | Change:
+    """``/game pause`` / ``/game pause off``: moves, bots and reminders wait while a game is paused."""
+    game, wanted = ctx.game, ctx.args
+    if game.row.status != "active":
+        return game.refuse(R.NOT_STARTED, "Only a game in progress can be paused.")
+    if wanted == game.row.paused:
+        return game.refuse(R.BAD_COMMAND, f"The game is already {'paused' if wanted else 'running'}.")
+    if wanted:
+        return Change(public=f"{ctx.actor.name} paused the game. Moves wait until a moderator resumes it with "
+                             "`/game pause off`.", paused=True, cancel_timers=("reminder", "deadline"))
+    assert game.row.state is not None
+    return Change(public=f"{ctx.actor.name} resumed the game.", paused=False, continues=True,
+                  newly=set(game.spec.status(game.row.state).to_act))

@@ -1,205 +1,243 @@
-"""Table commands: what players look at and take back during a game."""
+"""Table commands: what players look at, and taking moves back."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 import games
 from bot import replies as R
-from bot.host import (
-    HostBase,
-    Loaded,
-    newly_to_act,
-    player_range,
-    render_board,
-)
-from bot.replay import RESIGN, rebuild
-from bot.replies import Actor, ImageOut, Reply
-from games.base import GameSpec, IllegalMove
+from bot.host import Change, Ctx, Table, player_range, render_board, scores_line
+from bot.replay import RESIGN, apply_text, rebuild
+from bot.replies import ImageOut, Reply
+from bot.transcript_format import export
+from games.base import GameSpec, IllegalMove, State
 from games.notation import suggest
 from storage import MoveRecord, MoveRow
 
 
-class TableCommands(HostBase):
-    """/game status, board, hand, history, rules, export, resign, undo and rollback."""
+async def status(ctx: Ctx) -> Reply:
+    game = ctx.game
+    players = ", ".join(f"{s.display_name}{' (bot)' if s.kind == 'bot' else ''}" for s in game.seats)
+    if game.row.status == "lobby":
+        text = (f"{game.spec.name} lobby, players: {players} ({player_range(game.spec)}). "
+                "The host starts with `/game start`.")
+    else:
+        assert game.row.state is not None
+        summary = game.spec.status(game.row.state).summary
+        paused = " Paused by a moderator." if game.row.paused else ""
+        text = (f"{game.spec.name} (game {game.row.id}, move {len(await ctx.store.moves(game.row.id))})."
+                f"{paused} Players: {players}.\n{summary}.\nScores: "
+                + scores_line(game.spec.standings(game.row.state)))
+    return Reply(private=text, game_id=game.row.id, version=game.row.version)
 
-    async def _cmd_status(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        players = ", ".join(f"{s.display_name}{' (bot)' if s.kind == 'bot' else ''}" for s in game.seats)
-        if game.row.status == "lobby":
-            text = (f"{game.spec.name} lobby, players: {players} ({player_range(game.spec)}). "
-                    "The host starts with `/game start`.")
-        else:
-            assert game.row.state is not None
-            status = game.spec.status(game.row.state)
-            standings = game.spec.standings(game.row.state)
-            paused = " Paused by a moderator." if game.row.paused else ""
-            text = (f"{game.spec.name} (game {game.row.id}, move {len(await self.store.moves(game.row.id))})."
-                    f"{paused} Players: {players}.\n{status.summary}.\nScores: "
-                    + ", ".join(f"{s['player']} {s['score']}" for s in standings))
-        return Reply(private=text, game_id=game.row.id, version=game.row.version)
 
-    async def _cmd_board(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        state = self._active_state(game)
-        if state is None:
-            return self._refuse(game, R.NOT_STARTED, "The game has not started yet; there is no board to show.")
-        focus = None
-        if args:
-            focus = self._find_seat(game, args[0], names)
-            if focus is None:
-                return self._refuse(game, R.BAD_COMMAND, f'No player "{args[0]}" in this game. Players: '
-                                                         f"{', '.join(game.names)}.")
-        reply = Reply(private=game.spec.status(state).summary, game_id=game.row.id, version=game.row.version)
-        if self.render_images:
-            data = await self._draw(render_board, game.spec.view(state, None), focus)
-            who = f"{game.names[focus]}'s" if focus is not None else "the"
-            reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-board.png", data,
-                                             f"{game.spec.name}: {who} board. {reply.private}.")]
-        return reply
+async def board(ctx: Ctx) -> Reply:
+    game, focus = ctx.game, ctx.args
+    state = game.started_state
+    if state is None:
+        return game.refuse(R.NOT_STARTED, "The game has not started yet; there is no board to show.")
+    reply = Reply(private=game.spec.status(state).summary, game_id=game.row.id, version=game.row.version)
+    if ctx.render_images:
+        data = await ctx.draw(render_board, game.spec.view(state, None), focus)
+        who = f"{game.names[focus]}'s" if focus is not None else "the"
+        reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-board.png", data,
+                                         f"{game.spec.name}: {who} board. {reply.private}.")]
+    return reply
 
-    async def _cmd_hand(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        state = self._active_state(game)
-        if state is None:
-            return self._refuse(game, R.NOT_STARTED, "The game has not started yet.")
-        seat = game.seat_of(actor.user_id)
-        if seat is None:
-            return self._refuse(game, R.NOT_PLAYER, "You are not playing in this game, so you have no hand.")
-        summary = game.spec.private_summary(state, seat) if game.spec.private_summary else ""
-        reply = Reply(private=summary or "Your private view:", game_id=game.row.id, version=game.row.version)
-        if self.render_images:
-            data = await self._draw(render_board, game.spec.view(state, seat), seat)
-            reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-yours.png", data,
-                                             f"Your private view of {game.spec.name}.")]
-        return reply
 
-    async def _cmd_history(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        count = 10
-        if args:
-            if not args[0].isdigit() or int(args[0]) < 1:
-                return self._refuse(game, R.BAD_COMMAND, "History takes a number of moves, e.g. `/game history 20`.")
-            count = min(int(args[0]), 100)
-        moves = self._redacted(game, await self.store.moves(game.row.id), actor)
-        lines = [f"#{i} {game.names[m.seat]}: {m.text}" for i, m in enumerate(moves, 1)][-count:]
-        return Reply(private="\n".join(lines) or "No moves yet.", game_id=game.row.id, version=game.row.version)
+async def hand(ctx: Ctx) -> Reply:
+    """Your private view, with your legal moves for a menu when it is your turn."""
+    game = ctx.game
+    state = game.started_state
+    if state is None:
+        return game.refuse(R.NOT_STARTED, "The game has not started yet.")
+    seat = game.seat_of(ctx.actor.user_id)
+    if seat is None:
+        return game.refuse(R.NOT_PLAYER, "You are not playing in this game, so you have no hand.")
+    summary = game.spec.private_summary(state, seat) if game.spec.private_summary else ""
+    reply = Reply(private=summary or "Your private view:", game_id=game.row.id, version=game.row.version)
+    if game.row.status == "active":
+        reply.legal = labelled_moves(game, seat)
+    if ctx.render_images:
+        data = await ctx.draw(render_board, game.spec.view(state, seat), seat)
+        reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-yours.png", data,
+                                         f"Your private view of {game.spec.name}.")]
+    return reply
 
-    async def _cmd_rules(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        return self._rules(game.spec, args, game)
 
-    def _rules(self, spec: GameSpec | None, args: list[str], game: Loaded | None = None) -> Reply:
-        if spec is None:
-            try:
-                spec = games.get_game(args[0])
-            except IllegalMove as exc:
-                return Reply.refuse(R.BAD_COMMAND, exc.message)
-            args = args[1:]
-        topics = list(spec.rules_help)
-        if not args:
-            body = spec.rules_help.get("overview", "")
-            text = f"{body}\nTopics: {', '.join(topics)} (`/game rules <topic>`)."
-        elif args[0].lower() in spec.rules_help:
-            text = spec.rules_help[args[0].lower()]
-        else:
-            return Reply.refuse(R.BAD_COMMAND, f'No rules topic "{args[0]}"{suggest(args[0], topics)}. '
-                                               f"Topics: {', '.join(topics)}.")
-        return Reply(private=text.strip(), game_id=game.row.id if game else None,
-                     version=game.row.version if game else None)
+def labelled_moves(game: Table, seat: int) -> list[tuple[str, str]]:
+    """(command text, short label) for every legal move of ``seat`` now; the label may be empty."""
+    state, spec, label = game.row.state, game.spec, game.spec.move_label
+    if state is None:
+        return []
+    return [(spec.format(move), label(state, seat, move) if label else "") for move in spec.legal_moves(state, seat)]
 
-    async def _cmd_export(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        from bot.transcript import export  # transcript imports core; keep the cycle lazy
 
-        if game.row.status == "lobby":
-            return self._refuse(game, R.NOT_STARTED, "The game has not started; there is nothing to export yet.")
-        moves = await self.store.moves(game.row.id)
-        shown = self._redacted(game, moves, actor)
-        text = export(game.spec, game.row, game.seats, shown)
-        if shown != moves:
-            text = ("# Some moves are secret until the game ends and are shown as comments; this export can be "
-                    "replayed once the game is over.\n" + text)
-        return Reply(private=text, game_id=game.row.id, version=game.row.version)
+async def history(ctx: Ctx) -> Reply:
+    game, count = ctx.game, ctx.args
+    moves = redacted(game, await ctx.store.moves(game.row.id), ctx.actor.user_id)
+    lines = [f"#{i} {game.names[m.seat]}: {m.text}" for i, m in enumerate(moves, 1)][-count:]
+    return Reply(private="\n".join(lines) or "No moves yet.", game_id=game.row.id, version=game.row.version)
 
-    def _redacted(self, game: Loaded, moves: list[MoveRow], actor: Actor) -> list[MoveRow]:
-        """Moves as ``actor`` may see them: others' secret moves become comments until the game ends."""
-        hidden = game.spec.hidden_move
-        if hidden is None or game.row.status == "finished":
-            return moves
-        seat = game.seat_of(actor.user_id)
-        shown = []
-        for move in moves:
-            if move.seat != seat and move.text.strip().lower() != RESIGN and hidden(game.spec.parse(move.text)):
-                move = replace(move, text=f"# {move.text.split()[0]} {move.text.split()[1]} (secret)")
-            shown.append(move)
-        return shown
 
-    async def _cmd_resign(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        seat = game.seat_of(actor.user_id)
-        if seat is None:
-            return self._refuse(game, R.NOT_PLAYER, "You are not playing in this game.")
-        if game.row.status == "lobby":
-            return self._refuse(game, R.BAD_COMMAND, "The game has not started; use `/game leave` instead.")
-        return await self._resign_seat(game, seat, actor, f"{game.names[seat]} resigned.")
+async def rules(ctx: Ctx) -> Reply:
+    """Help for the channel's game, or for a named game when the channel has no open game."""
+    args: list[str] = ctx.args
+    game = ctx.table
+    if args and (game is None or game.row.status not in ("lobby", "active")):
+        return rules_help(None, args)
+    if game is None:
+        return Reply.refuse(R.NO_GAME, "There is no game in this channel. Start one with `/game new <game>` "
+                                       f"({', '.join(games.available_slugs())}).")
+    return rules_help(game.spec, args, game)
 
-    async def _resign_seat(self, game: Loaded, seat: int, actor: Actor, text: str) -> Reply:
-        state = game.row.state
-        assert state is not None
-        before = game.spec.status(state)
+
+def rules_help(spec: GameSpec | None, args: list[str], game: Table | None = None) -> Reply:
+    if spec is None:
         try:
-            new_state, events = game.spec.resign(state, seat)
+            spec = games.get_game(args[0])
         except IllegalMove as exc:
-            return self._refuse(game, R.ILLEGAL, exc.message)
-        after = game.spec.status(new_state)
-        version = await self.store.update_game(
-            game.row.id, game.row.version, state=new_state, status="finished" if after.finished else None,
-            move=MoveRecord(seat, actor.user_id, RESIGN, True),
-        )
-        reply = Reply(public=text, game_id=game.row.id, version=version)
-        post_board = self._describe(reply, None, [(seat, events)])
-        await self._continue(await self._load(await self._reload(game.row.id)), newly_to_act(before, after), reply,
-                             post_board)
-        return reply
+            return Reply.refuse(R.BAD_COMMAND, exc.message)
+        args = args[1:]
+    topics = list(spec.rules_help)
+    if not args:
+        body = spec.rules_help.get("overview", "")
+        text = f"{body}\nTopics: {', '.join(topics)} (`/game rules <topic>`)."
+    elif args[0].lower() in spec.rules_help:
+        text = spec.rules_help[args[0].lower()]
+    else:
+        return Reply.refuse(R.BAD_COMMAND, f'No rules topic "{args[0]}"{suggest(args[0], topics)}. '
+                                           f"Topics: {', '.join(topics)}.")
+    return Reply(private=text.strip(), game_id=game.row.id if game else None,
+                 version=game.row.version if game else None)
 
-    async def _cmd_undo(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        state = self._active_state(game)
-        if state is None:
-            return self._refuse(game, R.NOT_STARTED, "There is nothing to undo.")
-        if game.row.paused:
-            return self._refuse(game, R.PAUSED, "A moderator paused this game; undo waits until it resumes.")
-        seat = game.seat_of(actor.user_id)
-        moves = await self.store.moves(game.row.id)
-        if seat is None:
-            return self._refuse(game, R.NOT_PLAYER, "You are not playing in this game.")
-        if not moves or moves[-1].seat != seat or moves[-1].user_id != actor.user_id:
-            return self._refuse(game, R.ILLEGAL, "You can only undo your own move, and only while it is the last "
-                                                 "move of the game (nobody has acted since).")
-        if moves[-1].irreversible:
-            return self._refuse(game, R.ILLEGAL, "That move can't be undone: it revealed hidden information or "
-                                                 "drew something at random.")
-        if moves[-1].text.strip().lower() == RESIGN:
-            return self._refuse(game, R.ILLEGAL, "A resignation can't be undone.")
-        return await self._rewind(game, moves, len(moves) - 1, f"{actor.name} took back `{moves[-1].text}`.")
 
-    async def _cmd_rollback(self, game: Loaded, actor: Actor, args: list[str], names: Mapping[str, str]) -> Reply:
-        if self._active_state(game) is None:
-            return self._refuse(game, R.NOT_STARTED, "The game has not started.")
-        moves = await self.store.moves(game.row.id)
-        if not args or not args[0].isdigit() or int(args[0]) > len(moves):
-            return self._refuse(game, R.BAD_COMMAND, f"Use `/game rollback <move number>` with 0..{len(moves)} "
-                                                     "(the game is re-played up to and including that move).")
-        keep = int(args[0])
-        return await self._rewind(game, moves, keep, f"{actor.name} rolled the game back to move {keep}.")
+async def export_game(ctx: Ctx) -> Reply:
+    game = ctx.game
+    if game.row.status == "lobby":
+        return game.refuse(R.NOT_STARTED, "The game has not started; there is nothing to export yet.")
+    moves = await ctx.store.moves(game.row.id)
+    shown = redacted(game, moves, ctx.actor.user_id)
+    text = export(game.spec, game.row, game.seats, shown)
+    if shown != moves:
+        text = ("# Some moves are secret until the game ends and are shown as comments; this export can be "
+                "replayed once the game is over.\n" + text)
+    return Reply(private=text, game_id=game.row.id, version=game.row.version)
 
-    async def _rewind(self, game: Loaded, moves: list[Any], keep: int, text: str) -> Reply:
-        assert game.row.seed is not None and game.row.state is not None
-        before = game.spec.status(game.row.state)
-        state = rebuild(game.spec, game.names, game.row.options, game.row.seed,
-                        [(m.seat, m.text) for m in moves[:keep]])
-        revert_from = moves[keep].seq if keep < len(moves) else None
-        after = game.spec.status(state)
-        version = await self.store.update_game(
-            game.row.id, game.row.version, state=state, status="finished" if after.finished else "active",
-            revert_from_seq=revert_from,
-        )
-        reply = Reply(public=text, game_id=game.row.id, version=version)
-        await self._continue(await self._load(await self._reload(game.row.id)), newly_to_act(before, after), reply,
-                             post_board=True)
-        return reply
+
+def is_secret(game: Table, text: str) -> bool:
+    """A move whose very text the game declares secret (which monument you keep)."""
+    hidden = game.spec.hidden_move
+    return hidden is not None and text.strip().lower() != RESIGN and hidden(game.spec.parse(text))
+
+
+def secret_stub(text: str) -> str:
+    return f"# {' '.join(text.split()[:2])} (secret)"
+
+
+def redacted(game: Table, moves: list[MoveRow], user_id: str) -> list[MoveRow]:
+    """Moves as ``user_id`` may see them: others' secret moves become comments until the game ends."""
+    if game.spec.hidden_move is None or game.row.status == "finished":
+        return moves
+    seat = game.seat_of(user_id)
+    return [replace(m, text=secret_stub(m.text)) if m.seat != seat and is_secret(game, m.text) else m
+            for m in moves]
+
+
+async def resign(ctx: Ctx) -> Reply | Change:
+    game = ctx.game
+    seat = game.seat_of(ctx.actor.user_id)
+    if seat is None:
+        return game.refuse(R.NOT_PLAYER, "You are not playing in this game.")
+    if game.row.status == "lobby":
+        return game.refuse(R.BAD_COMMAND, "The game has not started; use `/game leave` instead.")
+    return resign_seat(game, seat, ctx.actor.user_id, f"{game.names[seat]} resigned.")
+
+
+def resign_seat(game: Table, seat: int, user_id: str, text: str) -> Reply | Change:
+    state = game.row.state
+    assert state is not None
+    try:
+        new_state, events = game.spec.resign(state, seat)
+    except IllegalMove as exc:
+        return game.refuse(R.ILLEGAL, exc.message)
+    return Change(public=text, state=new_state, moves=[MoveRecord(seat, user_id, RESIGN, True)],
+                  batches=[(None, events)], continues=True)
+
+
+async def undo(ctx: Ctx) -> Reply | Change:
+    """Take back your own last move: while it is the last move of the game, or, where the game
+    declares an undo scope, while that turn or phase is still open (others may have moved since)."""
+    game, actor = ctx.game, ctx.actor
+    state = game.started_state
+    if state is None:
+        return game.refuse(R.NOT_STARTED, "There is nothing to undo.")
+    if game.row.paused:
+        return game.refuse(R.PAUSED, "A moderator paused this game; undo waits until it resumes.")
+    seat = game.seat_of(actor.user_id)
+    if seat is None:
+        return game.refuse(R.NOT_PLAYER, "You are not playing in this game.")
+    moves = await ctx.store.moves(game.row.id)
+    mine = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].seat == seat), None)
+    scoped = game.spec.undo_scope is not None
+    if mine is None or moves[mine].user_id != actor.user_id or (mine != len(moves) - 1 and not scoped):
+        return game.refuse(R.ILLEGAL, "You can only undo your own move, and only while it is the last move of the "
+                                      "game (nobody has acted since)" + (
+                                          ", or while its turn or phase is still open." if scoped else "."))
+    taken = moves[mine]
+    if taken.text.strip().lower() == RESIGN:
+        return game.refuse(R.ILLEGAL, "A resignation can't be undone.")
+    if taken.irreversible:
+        return game.refuse(R.ILLEGAL, "That move can't be undone: it revealed hidden information or drew "
+                                      "something at random.")
+    verb = game.spec.verb(taken.text.split()[1].lower()) if len(taken.text.split()) > 1 else None
+    if verb is not None and not verb.undoable:
+        return game.refuse(R.ILLEGAL, f"`/{game.spec.command_group} {verb.name}` can't be taken back.")
+    later = moves[mine + 1:]
+    if any(m.irreversible for m in later):
+        return game.refuse(R.ILLEGAL, "Too late to take that back: something random or hidden was revealed since.")
+    shown = secret_stub(taken.text)[2:] if is_secret(game, taken.text) else taken.text
+    try:
+        new_state = _without(game, moves, mine, state)
+    except IllegalMove:
+        return game.refuse(R.ILLEGAL, "Too late to take that back: the moves made since depend on it.")
+    if new_state is None:
+        return game.refuse(R.ILLEGAL, "Too late to take that back: its turn or phase is over. You can undo your own "
+                                      "move while nobody has acted since, or while its turn or phase is still open.")
+    return Change(public=f"{actor.name} took back `{shown}`.", state=new_state,
+                  status="finished" if game.spec.status(new_state).finished else "active",
+                  revert_seqs=[taken.seq], continues=True, post_board=True)
+
+
+def _without(game: Table, moves: list[MoveRow], index: int, now: State) -> State | None:
+    """The state with move ``index`` taken out of the log, or None when its scope has closed.
+    Raises IllegalMove when the later moves do not replay without it."""
+    assert game.row.seed is not None
+    spec, log = game.spec, [(m.seat, m.text) for m in moves]
+    before = rebuild(spec, game.names, game.row.options, game.row.seed, log[:index])
+    if index == len(moves) - 1:
+        return before
+    assert spec.undo_scope is not None
+    after, _ = apply_text(spec, before, *log[index])
+    if spec.undo_scope(after) != spec.undo_scope(now):
+        return None
+    state = before
+    for seat, text in log[index + 1:]:
+        state, _ = apply_text(spec, state, seat, text)
+    return state
+
+
+async def rollback(ctx: Ctx) -> Reply | Change:
+    game = ctx.game
+    if game.started_state is None:
+        return game.refuse(R.NOT_STARTED, "The game has not started.")
+    moves = await ctx.store.moves(game.row.id)
+    keep: int | None = ctx.args
+    if keep is None or keep > len(moves):
+        return game.refuse(R.BAD_COMMAND, f"Use `/game rollback <move number>` with 0..{len(moves)} (the game is "
+                                          "re-played up to and including that move).")
+    assert game.row.seed is not None
+    state = rebuild(game.spec, game.names, game.row.options, game.row.seed, [(m.seat, m.text) for m in moves[:keep]])
+    return Change(public=f"{ctx.actor.name} rolled the game back to move {keep}.", state=state,
+                  status="finished" if game.spec.status(state).finished else "active",
+                  revert_from_seq=moves[keep].seq if keep < len(moves) else None, continues=True, post_board=True)

@@ -1,30 +1,55 @@
 """View dict -> PNG bytes, for every game.
 
-Pure functions (no I/O, no asyncio): the host calls them in a worker thread. Each game's
-renderer lives in its own module, imported on first use so one broken renderer cannot
-stop the others; it exposes ``render_board(view, focus) -> bytes``.
+Pure functions (no I/O, no asyncio): the host calls them in a worker thread or process. Each
+game names its renderer module in its manifest (``GameManifest.renderer``, a module exposing
+``render_board(view, focus) -> bytes``); it is imported on first use so one broken renderer
+cannot stop the others, and a game installed as a separate package brings its own.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
+from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
+import games
+from games.base import IllegalMove
 from rendering.standings import render_standings
 
-__all__ = ["RENDERERS", "render", "render_standings"]
+__all__ = ["render", "render_standings", "renderer_for", "warm"]
+log = logging.getLogger(__name__)
 
-# game slug -> module exposing render_board(view, focus) -> bytes
-RENDERERS: dict[str, str] = {
-    "tiny-towns": "rendering.tiny_towns",
-    "trains": "rendering.trains",
-}
+
+def renderer_for(game: str) -> ModuleType:
+    """The renderer module of the registered game ``game`` (imported now if it was not yet)."""
+    try:
+        manifest = games.get_manifest(game)
+    except IllegalMove as exc:
+        raise ValueError(f"no renderer for game {game!r}: {exc.message}") from None
+    return importlib.import_module(manifest.renderer)
 
 
 def render(view: dict[str, Any], focus: int | None = None) -> bytes:
     """The board image for ``view`` (a game's view dict): all players, or seat ``focus`` in detail."""
     game = view.get("game")
-    if game not in RENDERERS:
-        raise ValueError(f"no renderer for game {game!r}; known: {', '.join(RENDERERS)}")
-    module = importlib.import_module(RENDERERS[game])
-    return module.render_board(view, focus)
+    if not isinstance(game, str) or not game:
+        raise ValueError(f"a view names its game under \"game\", got {game!r}")
+    return renderer_for(game).render_board(view, focus)
+
+
+def warm(slugs: Iterable[str] | None = None) -> list[str]:
+    """Import the renderers of ``slugs`` (default: every registered game) ahead of the first board.
+
+    Render worker processes call this once when they start, so no player waits for imports.
+    A renderer that fails to import is logged and skipped: the other games still draw. Returns
+    the module names that imported.
+    """
+    warmed = []
+    for slug in games.available_slugs() if slugs is None else slugs:
+        try:
+            warmed.append(renderer_for(slug).__name__)
+        except Exception:
+            log.exception("the renderer of %s failed to import", slug)
+    return warmed

@@ -10,10 +10,11 @@ from typing import Any
 
 from PIL import Image
 
+import games
+from games.base import IllegalMove
 from rendering import theme
 from rendering.theme import GRID, HIGHLIGHT, INK, MUTED, WHITE, player_colour, stamp_text, text_width
 
-GAME_NAMES = {"tiny-towns": "Tiny Towns", "trains": "Trains"}
 LABEL_WIDTH = 210
 COLUMN_WIDTH = 118
 ROW = 26
@@ -41,10 +42,13 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
     height = PAD + title_h + header_rows * ROW + len(labels) * ROW + PAD + (ROW if not standings else 0)
     image, draw = theme.new_canvas(width, height)
 
-    game = GAME_NAMES.get(str(view.get("game")), str(view.get("game") or "").replace("-", " ").title())
+    game, accent = _game_look(str(view.get("game") or ""))
     finished = view.get("phase") == "finished" or view.get("finished")
     heading = f"{game}: {'final standings' if finished else 'standings'}"
     stamp_text(image, (PAD, PAD), heading, 22, INK)
+    if accent is not None:
+        # The game's own colour underlines the heading; the text stays ink so it always reads.
+        draw.rectangle((PAD, PAD + title_h - 12, width - PAD, PAD + title_h - 9), fill=accent)
     if view.get("round") and not finished:
         stamp_text(image, (width - PAD, PAD + 4), f"round {view['round']}", 15, MUTED, "ra")
     if not standings:
@@ -131,10 +135,21 @@ def _ordinal(entry: dict[str, Any], standings: list[dict[str, Any]]) -> str:
     return f"{'=' if shared else ''}{rank}{suffix}"
 
 
+def _game_look(slug: str) -> tuple[str, tuple[int, int, int] | None]:
+    """The game's display name and accent colour from its manifest; a slug turned into words and
+    no accent for a game that is not registered (an old view, a removed package)."""
+    try:
+        manifest = games.get_manifest(slug)
+    except IllegalMove:
+        return slug.replace("-", " ").title(), None
+    return manifest.spec.name, manifest.palette.get("accent")
+
+
 def _fmt(value: Any) -> str:
     return str(value)
 
 
 def _seat_name(view: dict[str, Any], seat: Any) -> str:
-    players = view.get("players") or []
-    return str(players[seat]) if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+    """A name for a standings entry without one: the view's ``names`` (the ViewHeader key)."""
+    names = view.get("names") or []
+    return str(names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else "?"

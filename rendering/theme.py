@@ -1,8 +1,9 @@
-"""Shared look for every board image: palette, fonts, and PNG encoding.
+"""Shared look for every board image: neutral colours, player colours, fonts, and PNG encoding.
 
-Colours come from the Okabe–Ito palette, which stays distinguishable for the common
-forms of colour blindness; every coloured thing also carries a letter or shape, so
-colour is never the only cue.
+Player colours come from the Okabe–Ito palette, which stays distinguishable for the common
+forms of colour blindness; every coloured thing also carries a letter or shape, so colour is
+never the only cue. A game's own colours (resources, card families) live in its package's
+``MANIFEST.palette``, not here.
 """
 
 from __future__ import annotations
@@ -29,17 +30,6 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (86, 180, 233),
 )
 
-RESOURCE_COLOURS: dict[str, tuple[int, int, int]] = {
-    "wood": (140, 90, 50),
-    "wheat": (240, 200, 60),
-    "brick": (200, 70, 40),
-    "glass": (90, 190, 230),
-    "stone": (150, 150, 150),
-}
-
-# Fixed letter per resource so the colour is never the only cue.
-RESOURCE_LETTERS: dict[str, str] = {"wood": "W", "wheat": "H", "brick": "B", "glass": "G", "stone": "S"}
-
 
 def player_colour(seat: int) -> tuple[int, int, int]:
     return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
@@ -57,38 +47,14 @@ def text_colour_on(background: tuple[int, int, int]) -> tuple[int, int, int]:
     return INK if (0.299 * r + 0.587 * g + 0.114 * b) > 140 else (255, 255, 255)
 
 
-def centered_text(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], text: str,
-                  size: int, fill: tuple[int, int, int] = INK) -> None:
-    x0, y0, x1, y1 = box
-    draw.text(((x0 + x1) / 2, (y0 + y1) / 2), text, font=font(size), fill=fill, anchor="mm")
-
-
 def new_canvas(width: int, height: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     image = Image.new("RGB", (width, height), BACKGROUND)
     return image, ImageDraw.Draw(image)
 
 
-def to_png(image: Image.Image) -> bytes:
-    """Encode as a palette PNG: board art has few colours, so this keeps files small."""
-    return to_png_fast(image)
-
-
 # --- Extensions used by the game renderers -------------------------------------------------
 
 WHITE = (255, 255, 255)
-
-# Building card colours (Tiny Towns families). Each family also gets its own icon shape,
-# so two similar tints are still told apart by shape and by the printed name.
-BUILDING_COLOURS: dict[str, tuple[int, int, int]] = {
-    "blue": (0, 114, 178),
-    "red": (190, 50, 35),
-    "gray": (125, 125, 125),
-    "orange": (225, 120, 0),
-    "green": (0, 140, 95),
-    "yellow": (200, 160, 0),
-    "black": (45, 45, 45),
-    "pink": (190, 70, 150),
-}
 
 
 def tint(colour: tuple[int, int, int], amount: float) -> tuple[int, int, int]:

@@ -19,15 +19,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.tiny_towns import MANIFEST
+from games.tiny_towns.content import LETTER, RESOURCE_OF
 from rendering import theme
 from rendering.theme import (
-    BUILDING_COLOURS,
     GRID,
     HIGHLIGHT,
     INK,
     MUTED,
-    RESOURCE_COLOURS,
-    RESOURCE_LETTERS,
     WHITE,
     player_colour,
     shade,
@@ -52,7 +51,22 @@ BREAKDOWN_WIDTH = 250
 PANEL_FILL = (255, 254, 251)
 EMPTY_FILL = (255, 255, 255)
 NEGATIVE = (190, 60, 0)
-LETTER_TO_RESOURCE = {letter: name for name, letter in RESOURCE_LETTERS.items()}
+
+
+def _palette_group(prefix: str) -> dict[str, Colour]:
+    """The manifest's colours named ``<prefix>-<key>``, keyed by ``<key>`` in the manifest's order."""
+    return {name.removeprefix(prefix): rgb for name, rgb in MANIFEST.palette.items() if name.startswith(prefix)}
+
+
+# The game package owns its colours (MANIFEST.palette); the renderer only looks them up by name.
+RESOURCE_COLOURS: dict[str, Colour] = _palette_group("resource-")
+# By family (blue, red, gray, ... pink for monuments). Each family also has its own icon shape, so two
+# similar tints are still told apart by shape and by the printed name.
+BUILDING_COLOURS: dict[str, Colour] = _palette_group("building-")
+# Fixed letter per resource so the colour is never the only cue: the rules' own letters (the ones
+# building patterns are written in), so the board and /tt rules agree.
+RESOURCE_LETTERS: dict[str, str] = dict(LETTER)
+LETTER_TO_RESOURCE: dict[str, str] = dict(RESOURCE_OF)
 
 # Shorter names tried when the printed name does not fit a square; data, not logic,
 # so a wrong abbreviation is a one-line fix. Keyed by display name, not slug.
@@ -239,10 +253,10 @@ def _draw_town(
 
 
 def _player_name(view: dict[str, Any], seat: int | None) -> str:
-    players = view.get("players") or []
-    if seat is None or not 0 <= seat < len(players):
+    names = view.get("names") or []
+    if seat is None or not 0 <= seat < len(names):
         return "?"
-    return str(players[seat])
+    return str(names[seat])
 
 
 # (texts to try, longest first; fill; text colour; icon kind)

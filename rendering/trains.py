@@ -14,6 +14,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.trains import MANIFEST
 from rendering.theme import (
     BACKGROUND,
     GRID,
@@ -32,13 +33,11 @@ MARGIN = 14
 PANEL = 285
 ROOT3 = math.sqrt(3)
 
+# The Trains colours live in the game's manifest (one package declares its own look); images
+# read them from there so a palette change shows up everywhere the game is drawn.
+PALETTE = MANIFEST.palette
 TERRAIN_FILL: dict[str, tuple[int, int, int]] = {
-    "plain": (222, 234, 196),
-    "river": (176, 212, 238),
-    "mountain": (196, 170, 132),
-    "sea": (112, 160, 206),
-    "city": (238, 236, 232),
-    "remote": (214, 192, 232),
+    terrain: PALETTE[f"terrain_{terrain}"] for terrain in ("plain", "river", "mountain", "sea", "city", "remote")
 }
 SHAPES = ("circle", "square", "triangle", "diamond")
 Point = tuple[float, float]
@@ -80,18 +79,19 @@ def _base_layer(map_json: str) -> Image.Image:
         if terrain == "river":
             for dy in (-5, 5):
                 pts = [(cx - 14 + i * 4, cy + dy + (2 if i % 2 else -2)) for i in range(8)]
-                draw.line(pts, fill=(60, 120, 190), width=2)
+                draw.line(pts, fill=PALETTE["river_waves"], width=2)
         elif terrain == "mountain":
-            draw.polygon([(cx - 10, cy + 8), (cx, cy - 8), (cx + 10, cy + 8)], outline=(110, 80, 50), width=2)
+            peak = [(cx - 10, cy + 8), (cx, cy - 8), (cx + 10, cy + 8)]
+            draw.polygon(peak, outline=PALETTE["mountain_outline"], width=2)
         elif terrain == "sea":
-            draw.arc((cx - 8, cy - 4, cx + 8, cy + 6), 200, 340, fill=(225, 235, 250), width=2)
+            draw.arc((cx - 8, cy - 4, cx + 8, cy + 6), 200, 340, fill=PALETTE["sea_wave"], width=2)
         elif terrain == "city":
             draw.polygon(_corners(cx, cy, SIZE - 3), outline=INK, width=2)
             name = entry["name"]
             draw.text((cx, cy - 9), name[:12], font=font(10 if len(name) <= 8 else 8), fill=INK, anchor="mm")
         elif terrain == "remote":
-            draw.ellipse((cx - 10, cy - 18, cx + 10, cy + 2), fill=(120, 70, 150))
-            draw.text((cx, cy - 8), str(entry["value"]), font=font(14), fill=(255, 255, 255), anchor="mm")
+            draw.ellipse((cx - 10, cy - 18, cx + 10, cy + 2), fill=PALETTE["remote_badge"])
+            draw.text((cx, cy - 8), str(entry["value"]), font=font(14), fill=PALETTE["remote_value"], anchor="mm")
             name = entry["name"]
             draw.text((cx, cy + 9), name[:14], font=font(9 if len(name) <= 10 else 8), fill=INK, anchor="mm")
         if terrain != "sea":
@@ -107,7 +107,7 @@ def _draw_barrier(draw: ImageDraw.ImageDraw, a: str, b: str) -> None:
     corners_a = _corners(ax, ay)
     # The shared edge is made of the two corners of ``a`` nearest to ``b``'s centre.
     near = sorted(corners_a, key=lambda p: (p[0] - bx) ** 2 + (p[1] - by) ** 2)[:2]
-    draw.line(near, fill=(170, 30, 30), width=5)
+    draw.line(near, fill=PALETTE["barrier"], width=5)
 
 
 @lru_cache(maxsize=64)
@@ -162,7 +162,7 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
         x0 = cx - (count * 11 - 3) / 2
         for i in range(count):
             box = (x0 + i * 11, cy + 1, x0 + i * 11 + 8, cy + 9)
-            draw.rectangle(box, fill=INK if i < built else (255, 255, 255), outline=INK)
+            draw.rectangle(box, fill=INK if i < built else PALETTE["station_free"], outline=INK)
     starts = {p["start"]: p["seat"] for p in players if p.get("start")}
     for h, seat in starts.items():
         cx, cy = _centre(*_parse(h))
@@ -216,9 +216,9 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         stamp_text(image, (x, y), pile["name"], 11, colour)
         stamp_text(image, (x + 170, y), f"${pile['cost']}" if pile["card"] != "waste" else "", 11, colour)
         count = "EMPTY" if empty else str(pile["count"])
-        stamp_text(image, (x + PANEL - 24, y), count, 11, (180, 40, 40) if empty else colour, anchor="ra")
+        stamp_text(image, (x + PANEL - 24, y), count, 11, PALETTE["empty_pile"] if empty else colour, anchor="ra")
         if empty:
-            draw.line((x, y + 7, x + 160, y + 7), fill=(180, 40, 40), width=1)
+            draw.line((x, y + 7, x + 160, y + 7), fill=PALETTE["empty_pile"], width=1)
         y += 16
     legend_y = y + 6
     legend = (("plain", "plain"), ("river +1", "river"), ("mountain +2", "mountain"),

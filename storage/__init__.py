@@ -6,11 +6,13 @@ from storage.db import (
     GameRow,
     MoveRecord,
     MoveRow,
+    NewTimer,
     SeatRow,
     StaleVersion,
     Store,
+    TableRow,
     TimerRow,
 )
 
-__all__ = ["DEFAULT_PATH", "ChannelBusy", "GameRow", "MoveRecord", "MoveRow", "SeatRow", "StaleVersion", "Store",
-           "TimerRow"]
+__all__ = ["DEFAULT_PATH", "ChannelBusy", "GameRow", "MoveRecord", "MoveRow", "NewTimer", "SeatRow", "StaleVersion", "Store",
+           "TableRow", "TimerRow"]

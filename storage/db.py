@@ -10,10 +10,10 @@ import asyncio
 import json
 import os
 import time
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import aiosqlite
 
@@ -77,6 +77,26 @@ class MoveRecord:
     user_id: str
     text: str
     irreversible: bool = False
+
+
+@dataclass(frozen=True)
+class NewTimer:
+    """A timer to add in the same transaction as a change."""
+
+    kind: str
+    due_at: float
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """Everything the host needs about one game, read at once: the game, its seats, the channel's
+    settings (guild-wide values where the channel has none) and which seated users muted pings."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    settings: dict[str, str]
+    pings_off: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -159,18 +179,21 @@ class Store:
     # ----- games -------------------------------------------------------------------------
 
     async def create_game(self, guild_id: str, channel_id: str, game: str, host_id: str,
-                          host_name: str, options: dict[str, Any], rules_version: str) -> GameRow:
-        """A new lobby with its host in seat 0. Raises ChannelBusy if the channel has an open game."""
+                          host_name: str, options: dict[str, Any], rules_version: str,
+                          timers: Sequence[NewTimer] = ()) -> GameRow:
+        """A new lobby with its host in seat 0 (and its timers). Raises ChannelBusy if the channel
+        has an open game."""
         now = self._clock()
         async with self._lock:
             game_id = await self._create_game(guild_id, channel_id, game, host_id, host_name, options,
-                                              rules_version, now)
-        row = await self.get_game(game_id)
-        assert row is not None
-        return row
+                                              rules_version, now, timers)
+        return GameRow(id=game_id, guild_id=guild_id, channel_id=channel_id, game=game, status="lobby",
+                       host_id=host_id, options=json.loads(dumps(options)), seed=None, rules_version=rules_version,
+                       state=None, version=0, created_at=now, updated_at=now)
 
     async def _create_game(self, guild_id: str, channel_id: str, game: str, host_id: str, host_name: str,
-                           options: dict[str, Any], rules_version: str, now: float) -> int:
+                           options: dict[str, Any], rules_version: str, now: float,
+                           timers: Sequence[NewTimer]) -> int:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(
@@ -182,6 +205,10 @@ class Store:
             await self._db.execute(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES (?, 0, ?, ?, 'human')",
                 (game_id, host_id, host_name),
+            )
+            await self._db.executemany(
+                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, t.kind, t.due_at, dumps(t.payload), now) for t in timers],
             )
             await self._db.execute("COMMIT")
         except aiosqlite.IntegrityError:
@@ -285,6 +312,123 @@ class Store:
         except BaseException:
             await self._db.execute("ROLLBACK")
             raise
+
+    # ----- one read and one write per command --------------------------------------------
+
+    async def table(self, guild_id: str, channel_id: str) -> TableRow | None:
+        """The channel's open game, else its most recent one, with seats and settings, in one read."""
+        async with self._lock:
+            return await self._read_table(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
+                "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1", (guild_id, channel_id))
+
+    async def table_by_id(self, game_id: int) -> TableRow | None:
+        async with self._lock:
+            return await self._read_table(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+
+    async def _read_table(self, sql: str, params: tuple[Any, ...]) -> TableRow | None:
+        # One snapshot: another process may write between the statements otherwise.
+        await self._db.execute("BEGIN")
+        try:
+            async with self._db.execute(sql, params) as cursor:
+                found = await cursor.fetchone()
+            if found is None:
+                return None
+            game = _game(found)
+            async with self._db.execute(
+                "SELECT seat, user_id, display_name, kind, bot_level FROM seats WHERE game_id = ? ORDER BY seat",
+                (game.id,),
+            ) as cursor:
+                seats = [SeatRow(*row) for row in await cursor.fetchall()]
+            async with self._db.execute(
+                "SELECT key, value FROM channel_settings WHERE guild_id = ? AND channel_id IN (?, '*') "
+                "ORDER BY channel_id = '*' DESC",
+                (game.guild_id, game.channel_id),
+            ) as cursor:
+                settings = {key: value for key, value in await cursor.fetchall()}  # the channel's own win
+            async with self._db.execute(
+                "SELECT u.user_id FROM user_settings u JOIN seats s ON s.user_id = u.user_id "
+                "WHERE s.game_id = ? AND u.key = 'pings' AND u.value = 'off'",
+                (game.id,),
+            ) as cursor:
+                muted = frozenset(row[0] for row in await cursor.fetchall())
+            return TableRow(game, seats, settings, muted)
+        finally:
+            await self._db.execute("COMMIT")
+
+    async def commit(self, game: GameRow, *, state: dict[str, Any] | None = None, status: str | None = None,
+                     seed: int | None = None, host_id: str | None = None, paused: bool | None = None,
+                     seats: Sequence[SeatRow] | None = None, moves: Sequence[MoveRecord] = (),
+                     revert_from_seq: int | None = None, revert_seqs: Sequence[int] = (),
+                     cancel_timers: Iterable[str] | Literal["all"] = (),
+                     add_timers: Sequence[NewTimer] = ()) -> GameRow:
+        """Apply one command's whole change in one transaction, if ``game`` is still current.
+
+        State, status, seats, appended moves, reverted moves and the game's timers change
+        together or not at all. Returns the new row (built here, not read back); raises
+        StaleVersion when another writer got there first.
+        """
+        now = self._clock()
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for column, value in (("state", None if state is None else dumps(state)), ("status", status),
+                              ("seed", seed), ("host_id", host_id),
+                              ("paused", None if paused is None else int(paused))):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._db.execute(
+                    f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", (*params, game.id, game.version)
+                )
+                if cursor.rowcount != 1:
+                    raise StaleVersion(game.id)
+                if seats is not None:
+                    await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
+                    await self._db.executemany(
+                        "INSERT INTO seats (game_id, seat, user_id, display_name, kind, bot_level) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        [(game.id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
+                    )
+                if revert_from_seq is not None:
+                    await self._db.execute(
+                        "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game.id, revert_from_seq)
+                    )
+                if revert_seqs:
+                    await self._db.executemany(
+                        "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq = ?",
+                        [(game.id, seq) for seq in revert_seqs],
+                    )
+                if moves:
+                    await self._db.executemany(
+                        "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
+                        "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)",
+                        [(game.id, game.id, m.seat, m.user_id, m.text, int(m.irreversible), now) for m in moves],
+                    )
+                if cancel_timers == "all":
+                    await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
+                elif kinds := tuple(cancel_timers):
+                    await self._db.execute(
+                        f"DELETE FROM timers WHERE game_id = ? AND kind IN ({','.join('?' * len(kinds))})",
+                        (game.id, *kinds),
+                    )
+                if add_timers:
+                    await self._db.executemany(
+                        "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                        [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers],
+                    )
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
+        for key, value in (("state", state), ("status", status), ("seed", seed), ("host_id", host_id),
+                           ("paused", paused)):
+            if value is not None:
+                changed[key] = value
+        return replace(game, **changed)
 
     # ----- seats -------------------------------------------------------------------------
 

@@ -16,8 +16,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+import rendering
 from bot.core import Conductor
-from bot.discord import components, delivery, endpoints
+from bot.discord import clicks, components, delivery, endpoints
 from bot.discord.bridge import view_for
 from bot.discord.commands import build_tree
 from bot.discord.dispatcher import TimerDispatcher
@@ -32,9 +33,9 @@ RENDER_PROCESSES = int(os.environ.get("CONDUCTOR_RENDER_PROCESSES", "2"))
 
 
 def _warm_renderer(parent: int) -> None:
-    """Import Pillow and the renderers once per worker, and exit when the bot process is gone
-    (a SIGKILLed bot must not leave workers behind)."""
-    import rendering.tiny_towns  # noqa: F401
+    """Import Pillow and every registered game's renderer once per worker, and exit when the bot
+    process is gone (a SIGKILLed bot must not leave workers behind)."""
+    rendering.warm()
 
     def watch() -> None:
         while os.getppid() == parent:
@@ -61,6 +62,8 @@ def intents() -> discord.Intents:
 
 
 class ConductorBot(discord.Client):
+    """The client; it also serves as ``bridge.BotHost`` and ``components.ComponentHandler``."""
+
     store: Store
     conductor: Conductor
     dispatcher: TimerDispatcher
@@ -105,8 +108,19 @@ class ConductorBot(discord.Client):
         if hasattr(self, "store"):
             with contextlib.suppress(Exception):
                 await self.store.close()
-        if getattr(self, "render_pool", None) is not None:
-            self.render_pool.shutdown(wait=False, cancel_futures=True)
+        pool = getattr(self, "render_pool", None)  # absent if setup_hook never ran
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def on_game_button(self, interaction: discord.Interaction, game_id: int, version: int, action: str,
+                             arg: str) -> None:
+        """A game button was clicked (components.GameButton hands it over)."""
+        await clicks.on_button(interaction, game_id, version, action, arg)
+
+    async def on_game_select(self, interaction: discord.Interaction, game_id: int, version: int,
+                             value: str) -> None:
+        """A move was chosen in a move menu (components.MoveSelect hands it over)."""
+        await clicks.on_select(interaction, game_id, version, value)
 
     async def post_timer_reply(self, kind: str, guild: str, channel: str, reply: Reply) -> None:
         """A reminder or deadline (with moderator buttons) or an expired lobby, posted to its channel."""
@@ -115,23 +129,18 @@ class ConductorBot(discord.Client):
             return
         target = self.get_channel(int(channel)) or self.get_partial_messageable(
             int(channel), guild_id=int(guild) if guild.isdigit() else None)
-        view: discord.ui.View | None
-        if kind == "deadline":
-            view = await self._deadline_view(guild, channel, reply)
-        else:
-            view = await view_for(self, guild, channel, reply)
+        view = _deadline_view(reply) if kind == "deadline" else view_for(reply)
         for message in delivery.public_messages(reply, view):
             await delivery.channel_send(target, message, f"(timer {kind}, game {reply.game_id})")  # type: ignore[arg-type]
-
-    async def _deadline_view(self, guild: str, channel: str, reply: Reply) -> discord.ui.View | None:
-        game = await self.conductor.channel_game(guild, channel)
-        if game is None or game.row.id != reply.game_id or game.row.state is None or reply.version is None:
-            return None
-        to_act = game.spec.status(game.row.state).to_act
-        waiting = [(s.user_id, s.display_name) for s in game.seats if s.seat in to_act and s.kind == "human"]
-        return components.deadline_view(game.row.id, reply.version, waiting)
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         log.error("slash command failed in channel %s: %s", interaction.channel_id, error,
                   exc_info=error.__cause__ or error)
         await delivery.apologise(interaction)
+
+
+def _deadline_view(reply: Reply) -> discord.ui.View | None:
+    """Moderator buttons (skip, bot, kick) for each human the deadline waits for, as the core reported them."""
+    if reply.game_id is None or reply.version is None or not reply.waiting:
+        return None
+    return components.deadline_view(reply.game_id, reply.version, reply.waiting)

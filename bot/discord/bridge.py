@@ -1,13 +1,18 @@
 """The one path from a Discord interaction to the host core and back.
 
-Slash commands and component clicks become canonical command text (``/tt place B2``),
-run through ``Conductor.handle`` and the ``Reply`` is delivered:
+Slash commands and component clicks become canonical command text (``/tt place B2``), run
+through ``Conductor.handle`` (typed commands) or ``Conductor.click`` (buttons and menus: the
+core refuses a click whose game or version is no longer the channel's) and the ``Reply`` is
+delivered:
 
 * the interaction is deferred first (the core may render a board in a worker thread);
 * ``Reply.public`` (with board images, turn pings and buttons) goes to the channel as the
   interaction's public response or a follow-up; ``Reply.private`` only ever as ephemeral;
-* refusals are private and specific; unexpected exceptions are logged with the game id and
-  answered with a short apology.
+* refusals are private and specific; unexpected exceptions are logged and answered with a
+  short apology.
+
+Once the core has answered, everything shown comes from the ``Reply`` (status, turn-ending
+verbs, legal moves): the adapter never reads the store or a game engine to decide what to draw.
 """
 
 from __future__ import annotations
@@ -15,18 +20,18 @@ from __future__ import annotations
 import enum
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, cast
 
 import discord
+from discord import app_commands
 
-import games
+from bot.core import Conductor
 from bot.discord import components, delivery
+from bot.discord.dispatcher import TimerDispatcher
 from bot.discord.permissions import is_moderator
-from bot.discord.schema import pass_verbs
 from bot.replies import Actor, Reply
-
-if TYPE_CHECKING:
-    from bot.discord.app import ConductorBot
+from bot.settings import Settings
+from storage import Store
 
 log = logging.getLogger(__name__)
 Action = Callable[[Actor], Awaitable[Reply]]
@@ -40,8 +45,21 @@ class Style(enum.Enum):
     CLICK = "click"  # component click: silent acknowledgement, everything as follow-ups
 
 
-def bot_of(interaction: discord.Interaction) -> ConductorBot:
-    return interaction.client  # type: ignore[return-value]
+class BotHost(Protocol):
+    """What the adapter needs from the client (``ConductorBot`` in app.py provides it).
+
+    A protocol rather than the class itself, so this module does not import app.py (which imports it).
+    """
+
+    settings: Settings
+    store: Store
+    conductor: Conductor
+    dispatcher: TimerDispatcher
+    tree: app_commands.CommandTree[Any]
+
+
+def bot_of(interaction: discord.Interaction) -> BotHost:
+    return cast(BotHost, interaction.client)
 
 
 def where(interaction: discord.Interaction) -> tuple[str, str]:
@@ -67,27 +85,22 @@ async def slash(interaction: discord.Interaction, text: str, *, private: bool = 
 
 async def click(interaction: discord.Interaction, game_id: int, version: int, text: str, *,
                 private: bool = False, names: Mapping[str, str] | None = None) -> Reply | None:
-    """Run the command a component stands for, refused as stale unless its game and version are current."""
+    """Run the command a component stands for (a full command, or a bare verb of the game's own
+    group); the core refuses it as stale unless its game is the channel's latest at ``version``."""
     guild, channel = where(interaction)
-    bot = bot_of(interaction)
+    conductor = bot_of(interaction).conductor
 
     async def action(actor: Actor) -> Reply:
-        expected = await current_version(bot, guild, channel, game_id, version)
-        return await bot.conductor.handle(guild, channel, actor, text, names=names, expected_version=expected)
+        return await conductor.click(guild, channel, actor, game_id, version, text, names=names)
 
-    return await run(interaction, action, Style.PRIVATE if private else Style.CLICK, text)
-
-
-async def current_version(bot: ConductorBot, guild: str, channel: str, game_id: int, version: int) -> int:
-    """``version`` if the click's game is still the channel's game; -1 (never current) if the
-    channel has moved on to another game, so the core refuses the click as stale."""
-    row = await bot.store.latest_game(guild, channel)
-    return version if row is not None and row.id == game_id else -1
+    return await run(interaction, action, Style.PRIVATE if private else Style.CLICK, text, game_id=game_id)
 
 
 async def run(interaction: discord.Interaction, action: Action, style: Style, what: str,
-              long_name: str = "details.txt") -> Reply | None:
-    """Defer, run ``action``, deliver its reply. Returns the reply (None after an unexpected error)."""
+              long_name: str = "details.txt", game_id: int | None = None) -> Reply | None:
+    """Defer, run ``action``, deliver its reply. Returns the reply (None after an unexpected error).
+
+    ``game_id``: the game a component click is about, for the log if the core fails."""
     bot = bot_of(interaction)
     if style is Style.CLICK:
         acknowledged = await delivery.defer(interaction, ephemeral=False, thinking=False)
@@ -100,38 +113,31 @@ async def run(interaction: discord.Interaction, action: Action, style: Style, wh
     try:
         reply = await action(await actor_for(interaction))
     except Exception:
-        await log_failure(interaction, what)
+        log_failure(interaction, what, game_id)
         await delivery.apologise(interaction)
         return None
     finally:
         bot.dispatcher.wake()  # the command may have added or moved a reminder
     try:
-        await deliver(interaction, reply, style, long_name, what)
+        await deliver(interaction, reply, style, long_name)
     except Exception:
-        await log_failure(interaction, what, reply.game_id)
+        log_failure(interaction, what, reply.game_id)
     return reply
 
 
-async def log_failure(interaction: discord.Interaction, what: str, game_id: int | None = None) -> None:
-    if game_id is None:
-        guild, channel = where(interaction)
-        try:
-            row = await bot_of(interaction).store.latest_game(guild, channel)
-            game_id = row.id if row else None
-        except Exception:  # the store may be what failed
-            game_id = None
-    log.exception("command %r failed (game %s, channel %s, user %s)", what.split(" ", 2)[:2], game_id,
+def log_failure(interaction: discord.Interaction, what: str, game_id: int | None = None) -> None:
+    """Log the current exception with what the adapter knows (the store may be what failed, so it is not asked)."""
+    about = f"game {game_id}, " if game_id is not None else ""
+    log.exception("command %r failed (%schannel %s, user %s)", what.split(" ", 2)[:2], about,
                   interaction.channel_id, interaction.user.id)
 
 
 async def deliver(interaction: discord.Interaction, reply: Reply, style: Style,
-                  long_name: str = "details.txt", what: str = "") -> None:
-    guild, channel = where(interaction)
-    view = await view_for(bot_of(interaction), guild, channel, reply)
-    public = delivery.public_messages(reply, view)
+                  long_name: str = "details.txt") -> None:
+    public = delivery.public_messages(reply, view_for(reply))
     private = delivery.private_messages(reply, long_name)
-    if what.strip() == "/game hand" and reply.ok and private:
-        private[0].view = await hand_moves(bot_of(interaction), guild, channel, str(interaction.user.id), reply)
+    if private:
+        private[0].view = hand_moves(reply)
     if style is Style.CLICK:  # acknowledged silently: there is no "thinking" message to replace
         await delivery.send_all(interaction, public, ephemeral=False)
         await delivery.send_all(interaction, private, ephemeral=True)
@@ -162,29 +168,20 @@ def _split_for_original(style: Style, public: list[delivery.Outgoing], private: 
     return delivery.Outgoing("Done." if ok else "Nothing happened."), public, []
 
 
-async def hand_moves(bot: ConductorBot, guild: str, channel: str, user_id: str,
-                     reply: Reply) -> discord.ui.View | None:
-    """Your hand comes with your legal moves (play a card, buy, end) as a menu, when it is your turn."""
-    if reply.game_id is None or reply.version is None:
+def hand_moves(reply: Reply) -> discord.ui.View | None:
+    """Your hand comes with your legal moves (play a card, buy, end) as a menu, when the reply carries
+    them (``/game hand`` on your turn)."""
+    if not reply.ok or not reply.legal or reply.game_id is None or reply.version is None:
         return None
-    moves = await bot.conductor.legal_commands(guild, channel, user_id)
-    if not moves:
-        return None
+    moves = [text for text, _ in reply.legal]
     return components.chooser_view(reply.game_id, reply.version, components.chooser_page(moves))
 
 
-async def view_for(bot: ConductorBot, guild: str, channel: str, reply: Reply) -> discord.ui.View | None:
+def view_for(reply: Reply) -> discord.ui.View | None:
     """Buttons for the game's state after this reply (none on refusals or finished games)."""
-    if not reply.ok or reply.game_id is None or reply.version is None or reply.finished:
+    if not reply.ok or reply.game_id is None or reply.version is None or reply.finished or reply.status is None:
         return None
-    row = await bot.store.get_game(reply.game_id)
-    if row is None or (row.guild_id, row.channel_id) != (guild, channel):
-        return None
-    try:
-        spec = games.get_game(row.game)
-    except Exception:  # the game's package stopped importing: no buttons rather than no answer
-        return None
-    return components.game_view(row.id, reply.version, row.status, pass_verbs(spec))
+    return components.game_view(reply.game_id, reply.version, reply.status, reply.turn_enders)
 
 
 async def new_in_thread(interaction: discord.Interaction, args: str) -> None:
@@ -210,7 +207,7 @@ async def new_in_thread(interaction: discord.Interaction, args: str) -> None:
     try:
         reply = await bot.conductor.handle(guild, thread_id, await actor_for(interaction), f"/game new {args}")
     except Exception:
-        await log_failure(interaction, "/game new")
+        log_failure(interaction, "/game new")
         await delivery.apologise(interaction)
         return
     finally:
@@ -220,8 +217,7 @@ async def new_in_thread(interaction: discord.Interaction, args: str) -> None:
         await _private_only(interaction, reply.private)
         return
     await delivery.edit_original(interaction, delivery.Outgoing(f"{reply.public}\nThe game is in {thread.mention}."))
-    view = await view_for(bot, guild, thread_id, reply)
-    for message in delivery.public_messages(reply, view):
+    for message in delivery.public_messages(reply, view_for(reply)):
         await delivery.channel_send(thread, message, f"(new game {reply.game_id})")
     await delivery.send_all(interaction, delivery.private_messages(reply), ephemeral=True)
 

@@ -1,13 +1,16 @@
-"""What each button and menu choice does: the command text it stands for, nothing more."""
+"""What each button and menu choice does: the command text it stands for, nothing more.
+
+Every click goes to ``Conductor.click`` (or ``Conductor.move_menu``) with the game id and version
+the component was drawn for; the core decides whether it is stale, under the game's lock. The
+client (``ConductorBot``) hands clicks here, so components.py never imports this module.
+"""
 
 from __future__ import annotations
 
 import discord
 
-import games
 from bot.discord import bridge, components, delivery
-from bot.discord.bridge import Style, bot_of, where
-from bot.replies import Actor, Reply
+from bot.discord.bridge import bot_of, where
 
 # button action -> (command text, answered privately)
 SIMPLE = {
@@ -24,11 +27,12 @@ async def on_button(interaction: discord.Interaction, game_id: int, version: int
         text, private = SIMPLE[action]
         await bridge.click(interaction, game_id, version, text, private=private)
     elif action == "mv":
-        await bridge.click(interaction, game_id, version, f"/{await _group(interaction, game_id)} {arg}")
+        # A bare verb ("done"): the core plays it in the clicked game's own command group.
+        await bridge.click(interaction, game_id, version, arg)
     elif action in ("skip", "kick"):
         await bridge.click(interaction, game_id, version, f"/game {action} {arg}")
     elif action == "repl":
-        await _replace_with_bot(interaction, game_id, version, arg)
+        await bridge.click(interaction, game_id, version, f"/game replacebot {arg}")
     elif action == "pick":
         await show_chooser(interaction, game_id, version)
     else:
@@ -62,21 +66,16 @@ async def show_chooser(interaction: discord.Interaction, game_id: int, version: 
     view: discord.ui.View | None = None
     try:
         actor = await bridge.actor_for(interaction)
-        row = await bot.store.latest_game(guild, channel)
-        if row is None or row.id != game_id or row.version != version:
-            # Let the core word the refusal, exactly as for any other stale click.
-            text = (await bot.conductor.handle(guild, channel, actor, "/game status", expected_version=-1)).private
-        else:
-            moves = await bot.conductor.legal_commands(guild, channel, actor.user_id)
-            text = "You have no move to make right now."
-            if moves:
-                choices = components.chooser_page(moves, prefix, offset)
-                text = _chooser_text(choices)
-                view = components.chooser_view(game_id, version, choices)
+        reply = await bot.conductor.move_menu(guild, channel, actor, game_id, version)
     except Exception:
-        await bridge.log_failure(interaction, "move menu", game_id)
+        bridge.log_failure(interaction, "move menu", game_id)
         await delivery.apologise(interaction)
         return
+    text = reply.private or "You have no move to make right now."
+    if reply.ok and reply.legal:
+        choices = components.chooser_page([move for move, _ in reply.legal], prefix, offset)
+        text = _chooser_text(choices)
+        view = components.chooser_view(game_id, version, choices)
     if edit:
         await delivery.attempt(interaction.response.edit_message(content=text, view=view), "move menu page")
     else:
@@ -88,25 +87,3 @@ def _chooser_text(choices: components.Choices) -> str:
     if choices.hidden:
         text += f" {choices.hidden} long moves are not listed here: type them (autocomplete knows them)."
     return text
-
-
-async def _replace_with_bot(interaction: discord.Interaction, game_id: int, version: int, user_id: str) -> None:
-    bot = bot_of(interaction)
-    guild, channel = where(interaction)
-
-    async def action(actor: Actor) -> Reply:
-        row = await bot.store.latest_game(guild, channel)
-        if row is None or row.id != game_id or row.version != version:
-            return await bot.conductor.handle(guild, channel, actor, "/game status", expected_version=-1)
-        return await bot.conductor.replace_with_bot(guild, channel, actor, user_id)
-
-    await bridge.run(interaction, action, Style.CLICK, "replace with bot")
-
-
-async def _group(interaction: discord.Interaction, game_id: int) -> str:
-    """The command group of the game a button belongs to (``tt``)."""
-    row = await bot_of(interaction).store.get_game(game_id)
-    try:
-        return games.get_game(row.game).command_group if row else "game"
-    except Exception:
-        return "game"

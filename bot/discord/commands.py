@@ -1,29 +1,28 @@
 """The slash-command tree: ``/game`` (lobby, views, moderation) and one group per game.
 
 Every handler only builds the canonical command text and hands it to the bridge; the rules,
-lobby logic and permissions for game commands live in the host core.
+lobby logic and permissions for game commands live in the host core. A game's group is built
+from the verbs it declares (``GameSpec.verbs``) with discord.py's public decorators.
 """
 
 from __future__ import annotations
 
-import inspect
 import logging
-from typing import Any, Literal, Optional
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
 
 import games
 from bot.discord import autocomplete as ac
-from bot.discord import bridge
+from bot.discord import bridge, delivery, schema
 from bot.discord.bridge import bot_of, where
 from bot.discord.permissions import is_owner
-from bot.discord.schema import VerbSchema, cached_schemas
 from games.base import GameSpec, IllegalMove
+from games.schema import Verb
 
 log = logging.getLogger(__name__)
 PlayerName = app_commands.Range[str, 1, 100]
-TEXT = app_commands.Range[str, 1, 200]
 
 
 def _join(*parts: object) -> str:
@@ -85,7 +84,7 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
     async def rules(self, interaction: discord.Interaction, topic: str | None = None,
                     game: str | None = None) -> None:
         guild, channel = where(interaction)
-        if game and await bot_of(interaction).conductor.channel_game(guild, channel) is not None:
+        if game and await bot_of(interaction).conductor.has_open_game(guild, channel):
             game = None  # the core answers about the channel's own game when there is one
         await bridge.slash(interaction, _join("/game rules", game, topic), private=True)
 
@@ -189,16 +188,20 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
 
 
 def game_group(spec: GameSpec) -> app_commands.Group:
-    """``/tt``: one subcommand per move verb, options from the game's notation."""
+    """``/tt``: one subcommand per declared verb. ValueError if Discord would refuse the declaration."""
+    problems = schema.problems(spec)
+    if problems:
+        raise ValueError("; ".join(problems))
     group = app_commands.Group(name=spec.command_group, description=f"{spec.name} moves"[:100], guild_only=True)
-    for schema in cached_schemas(spec):
-        group.add_command(verb_command(schema, spec))
+    for verb in spec.verbs:
+        group.add_command(verb_command(spec, verb))
     return group
 
 
 def _is_secret(spec: GameSpec, text: str) -> bool:
     """A secret move (keeping a monument) is answered privately, so Discord never shows the
-    channel "ann used /tt monument name: ..."."""
+    channel "ann used /tt monument name: ..."; this is decided before the core answers, because
+    the visibility of the deferred answer is chosen first."""
     if spec.hidden_move is None:
         return False
     try:
@@ -207,46 +210,32 @@ def _is_secret(spec: GameSpec, text: str) -> bool:
         return False
 
 
-def verb_command(schema: VerbSchema, spec: GameSpec) -> app_commands.Command[Any, ..., None]:
-    """A subcommand whose options are the schema's slots; their values are joined into the move text.
+def verb_command(spec: GameSpec, verb: Verb) -> app_commands.Command[Any, ..., None]:
+    """A subcommand whose options are the verb's declared slots; their values are joined into the move text.
 
-    The callback's signature is built at run time (discord.py reads options from it); Python
-    parameter names are ``p0, p1 ...`` renamed to the slot names, which may be Python keywords ("with").
+    discord.py reads the options from the callback's signature, which is generated here (see
+    ``schema.signature``); descriptions, option names and autocomplete go through its public decorators.
     """
 
-    async def callback(interaction: discord.Interaction, **values: str | None) -> None:
-        named = {schema.slots[int(key[1:])].name: value for key, value in values.items()}
-        text = schema.text(named)
+    async def callback(interaction: discord.Interaction, **values: str | int | None) -> None:
+        text = schema.command_text(spec, verb, values)
         await bridge.slash(interaction, text, private=_is_secret(spec, text))
 
-    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                    annotation=discord.Interaction)]
-    for i, slot in enumerate(schema.slots):
-        parameters.append(inspect.Parameter(
-            f"p{i}", inspect.Parameter.KEYWORD_ONLY,
-            annotation=TEXT if slot.required else Optional[TEXT],  # noqa: UP045 (Range does not support |)
-            default=inspect.Parameter.empty if slot.required else None))
-    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
-    callback.__discord_app_commands_param_description__ = {  # type: ignore[attr-defined]
-        f"p{i}": slot.description for i, slot in enumerate(schema.slots)}
-    callback.__discord_app_commands_param_rename__ = {  # type: ignore[attr-defined]
-        f"p{i}": slot.name for i, slot in enumerate(schema.slots)}
-    callback.__discord_app_commands_param_autocomplete__ = {  # type: ignore[attr-defined]
-        f"p{i}": ac.move_option(schema, slot) for i, slot in enumerate(schema.slots)}
-    return app_commands.Command(name=schema.verb, description=schema.description, callback=callback)
+    callback.__signature__ = schema.signature(verb)  # type: ignore[attr-defined]
+    slots = schema.parameter_names(verb)
+    if slots:
+        app_commands.describe(**{key: slot.description for key, slot in slots.items()})(callback)
+        app_commands.rename(**{key: slot.name for key, slot in slots.items()})(callback)
+    completers = {key: ac.move_option(spec.command_group, verb, slot)
+                  for key, slot in slots.items() if slot.autocomplete}
+    if completers:
+        app_commands.autocomplete(**completers)(callback)
+    return app_commands.Command(name=verb.name, description=verb.description, callback=callback)
 
 
 def playable_games() -> list[GameSpec]:
-    """Every registered engine that imports; a broken package is skipped (and logged), not fatal."""
-    specs = []
-    for slug in games.slugs():
-        if slug in games.PLANNED:
-            continue
-        try:
-            specs.append(games.get_game(slug))
-        except Exception:
-            log.exception("game %s failed to load; its commands are not registered", slug)
-    return specs
+    """Every registered game that loads; a broken package is skipped (the registry logs it), not fatal."""
+    return [manifest.spec for manifest in games.manifests()]
 
 
 def build_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
@@ -274,8 +263,6 @@ async def sync_tree(tree: app_commands.CommandTree[Any], guild_id: int | None) -
 
 async def owner_sync(interaction: discord.Interaction, everywhere: bool) -> None:
     """``/game sync``: only the bot's owner may re-register commands (it is rate limited by Discord)."""
-    from bot.discord import delivery
-
     if not await delivery.defer(interaction, ephemeral=True, thinking=True):
         return
     bot = bot_of(interaction)

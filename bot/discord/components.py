@@ -9,16 +9,24 @@ templates are registered at start-up) and a click on an old board is recognised 
 
 Select values are either a full command text (``/tt place B2``) or ``><offset>:<prefix>``
 to open a group of moves that share a prefix (page ``offset``).
+
+A click reaches its handler through the client (``ComponentHandler``, provided by
+``ConductorBot``): the items are registered once at start-up and know nothing of the host.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
+
+from bot.discord import delivery
+
+log = logging.getLogger(__name__)
 
 MAX_ROWS, MAX_BUTTONS, MAX_OPTIONS, MAX_ID = 5, 5, 25, 100
 BUTTON_TEMPLATE = (r"tcb:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<action>[a-z]{1,8})"
@@ -39,6 +47,28 @@ ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "kick": ("Kick", discord.ButtonStyle.danger),
 }
 VERB_LABELS = {"done": "Done", "pass": "Pass", "end": "End turn"}
+
+
+@runtime_checkable
+class ComponentHandler(Protocol):
+    """What a client must offer for the game buttons and menus to do something."""
+
+    async def on_game_button(self, interaction: discord.Interaction, game_id: int, version: int, action: str,
+                             arg: str) -> None: ...
+
+    async def on_game_select(self, interaction: discord.Interaction, game_id: int, version: int,
+                             value: str) -> None: ...
+
+
+async def _handler(interaction: discord.Interaction) -> ComponentHandler | None:
+    """The client's click handler; without one (a client that only syncs commands) the click is refused."""
+    client = interaction.client
+    if isinstance(client, ComponentHandler):
+        return client
+    log.warning("component clicked on a client without a handler (%s)", type(client).__name__)
+    await delivery.attempt(interaction.response.send_message("This button does nothing here.", ephemeral=True),
+                           "click without handler")
+    return None
 
 
 def button_id(game_id: int, version: int, action: str, arg: str = "") -> str:
@@ -64,9 +94,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
                    label=str(getattr(item, "label", "") or ""))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord import clicks  # clicks -> bridge -> components: import at call time
-
-        await clicks.on_button(interaction, self.game_id, self.version, self.action, self.arg)
+        handler = await _handler(interaction)
+        if handler is not None:
+            await handler.on_game_button(interaction, self.game_id, self.version, self.action, self.arg)
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -84,10 +114,10 @@ class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from bot.discord import clicks
-
-        values = self.item.values
-        await clicks.on_select(interaction, self.game_id, self.version, values[0] if values else "")
+        handler = await _handler(interaction)
+        if handler is not None:
+            values = self.item.values
+            await handler.on_game_select(interaction, self.game_id, self.version, values[0] if values else "")
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, MoveSelect)
@@ -96,14 +126,15 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, Move
 # ----- view factories -------------------------------------------------------------------
 
 
-def game_view(game_id: int, version: int, status: str, pass_verbs: Sequence[str] = ()) -> discord.ui.View | None:
-    """Buttons under a public board or lobby message; None for finished games."""
+def game_view(game_id: int, version: int, status: str, turn_enders: Sequence[str] = ()) -> discord.ui.View | None:
+    """Buttons under a public board or lobby message; None for finished games. ``turn_enders``: the
+    game's bare turn-ending verbs (``Reply.turn_enders``), one button each."""
     if status == "lobby":
         buttons = [GameButton(game_id, version, a, row=0) for a in ("join", "start", "addbot")]
     elif status == "active":
         buttons = [GameButton(game_id, version, "pick", row=0)]
         buttons += [GameButton(game_id, version, "mv", verb, label=VERB_LABELS.get(verb, verb.capitalize()), row=0)
-                    for verb in list(pass_verbs)[:3]]
+                    for verb in list(turn_enders)[:3]]
         buttons.append(GameButton(game_id, version, "undo", row=1))
         buttons.append(GameButton(game_id, version, "hand", row=1))
     else:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.base import GameManifest, GameSpec, GameType
+from games.base import MOVE_KEY, GameManifest, GameSpec, GameType
 from games.tiny_towns import ai, notation, rules, scoring, view
 from games.tiny_towns.help import RULES_HELP
 from games.tiny_towns.setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, RULES_VERSION, SLUG
@@ -27,7 +27,12 @@ GAME = GameSpec(
     bot_move=ai.bot_move,
     rules_help=RULES_HELP,
     private_summary=view.private_summary,
-    hidden_move=lambda move: move.get("cmd") == "monument",  # which monument you keep is secret until built
+    hidden_move=lambda move: move.get(MOVE_KEY) == "monument",  # which monument you keep is secret until built
+    verbs=notation.VERBS,
+    undo_scope=rules.undo_scope,
+    # A stuck seat gets the level-1 bot's move: it places sensibly and says done, which is what a
+    # moderator's skip has always played for Tiny Towns.
+    skip_move=lambda state, seat: ai.bot_move(state, seat, 1),
 )
 
 MANIFEST = GameManifest(
@@ -35,7 +40,25 @@ MANIFEST = GameManifest(
     game_type=GameType(turns="both", hidden=("private_hands", "secret_choices"), chance=True,
                        modules=("monuments", "cave", "variant")),
     renderer="rendering.tiny_towns",
-    palette={"accent": (0, 114, 178)},
+    # The board's colours by name (RGB), read by rendering/tiny_towns.py: resources and building
+    # families keep the tints players know from the board; "accent" (the Cottage blue) colours the
+    # standings chart.
+    palette={
+        "accent": (0, 114, 178),
+        "resource-wood": (140, 90, 50),
+        "resource-wheat": (240, 200, 60),
+        "resource-brick": (200, 70, 40),
+        "resource-glass": (90, 190, 230),
+        "resource-stone": (150, 150, 150),
+        "building-blue": (0, 114, 178),
+        "building-red": (190, 50, 35),
+        "building-gray": (125, 125, 125),
+        "building-orange": (225, 120, 0),
+        "building-green": (0, 140, 95),
+        "building-yellow": (200, 160, 0),
+        "building-black": (45, 45, 45),
+        "building-pink": (190, 70, 150),  # monuments
+    },
 )
 
 __all__ = ["GAME", "MANIFEST", "RULES_VERSION"]

@@ -19,7 +19,7 @@ import json
 import zlib
 from typing import Any
 
-from games.base import IllegalMove, Move, State
+from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
 from games.tiny_towns import flow, rules
 from games.tiny_towns.builds import build_moves
@@ -305,21 +305,21 @@ class _Policy:
             return cache[key]
 
         plain = [value(CELL_INDEX[m["cell"]], m.get("resource") or named) for m in moves
-                 if m["cmd"] == "place" and self.cells[CELL_INDEX[m["cell"]]] is None]
+                 if m[MOVE_KEY] == "place" and self.cells[CELL_INDEX[m["cell"]]] is None]
         best_plain = max(plain, default=_DEAD)
         empties = sum(1 for c in self.cells if c is None)
 
         def score(move: Move) -> float:
-            if move["cmd"] == "place":
+            if move[MOVE_KEY] == "place":
                 cell = CELL_INDEX[move["cell"]]
                 if self.cells[cell] is not None:  # Statue of the Bondmaker: the cube costs nothing
                     return 0.4
                 return value(cell, move.get("resource") or named)
-            if move["cmd"] == "store":
+            if move[MOVE_KEY] == "store":
                 if move.get("swap"):
                     return value(CELL_INDEX[move["to"]], move["swap"]) - 0.1
                 return -0.7
-            if move["cmd"] == "cave":
+            if move[MOVE_KEY] == "cave":
                 return 0.3 if best_plain <= 0 and empties <= 8 else -2.0
             return -5.0
 
@@ -388,7 +388,7 @@ class _Policy:
         full = all(c is not None for c in self.cells)
         if best is not None and (best[0] > 0.0 or (full and best[0] > -1.5)):
             return best[1]
-        return {"cmd": "done"}
+        return {MOVE_KEY: "done"}
 
     def _other_use(self, cell: int, slug: str, cache: dict[tuple[int, str], float]) -> float:
         """How useful a cube would stay for other building types if this build did not use it."""
@@ -458,7 +458,7 @@ class _Policy:
         return {**move, "replace": chosen} if chosen else move
 
     def _choose_claim(self) -> Move:
-        moves = [m for m in rules.legal_moves(self.state, self.seat) if m["cmd"] == "claim"]
+        moves = [m for m in rules.legal_moves(self.state, self.seat) if m[MOVE_KEY] == "claim"]
 
         def value(move: Move) -> float:
             cells = [dict(c) if c else None for c in self.cells]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.base import Event, IllegalMove, Move, State
+from games.base import MOVE_KEY, Event, IllegalMove, Move, State
 from games.tiny_towns.content import CATALOGUE, ORDER, RESOURCES
 from games.tiny_towns.patterns import BY_MASK, CELL_INDEX, CELL_NAMES, SIZES, matches
 from games.tiny_towns.scoring import shrine_value
@@ -179,7 +179,7 @@ def apply_build(state: State, seat: int, move: Move, events: list[Event]) -> Non
         town["cells"][i] = None
     monument = CATALOGUE[slug]["monument"]
     town["cells"][at] = new_building(slug, monument=monument, holds=holds)
-    player = state["players"][seat]
+    player = state["names"][seat]
     used = " ".join(CELL_NAMES[i] for i in sorted(cells))
     held = f" holding {holds}" if holds else ""
     event: Event = {"text": f"{player} builds {CATALOGUE[slug]['name']} on {CELL_NAMES[at]}{held} (from {used})."}
@@ -222,7 +222,7 @@ def _trigger_opaleye(state: State, seat: int, slug: str, events: list[Event]) ->
             continue
         if slug in town["aside"] and slug not in town["pending_claims"]:
             town["pending_claims"].append(slug)
-            events.append({"text": f"{state['players'][other]} may take a {CATALOGUE[slug]['name']} from "
+            events.append({"text": f"{state['names'][other]} may take a {CATALOGUE[slug]['name']} from "
                                    f"Opaleye's Watch: /tt claim {slug} <square>."})
 
 
@@ -257,7 +257,7 @@ def build_moves(state: State, seat: int, guild_replacements: bool = True) -> lis
         freed = {i for i in range(16) if mask >> i & 1 and marks[i] != "*"}
         for at in ats:
             for held in withs:
-                base: Move = {"cmd": "build", "building": slug, "cells": cells, "at": CELL_NAMES[at]}
+                base: Move = {MOVE_KEY: "build", "building": slug, "cells": cells, "at": CELL_NAMES[at]}
                 if held is not None:
                     base["with"] = held
                 if slug == "architects-guild":

@@ -81,7 +81,7 @@ def start_round(state: State, events: list[Event]) -> None:
         card = _draw_town_hall(state, events)
         state["resource"] = card
         state["source"] = "mayor"
-        mayor = state["players"][state["town_hall"]["mayor"]]
+        mayor = state["names"][state["town_hall"]["mayor"]]
         events.append({"text": f"Round {state['round']}: the Mayor ({mayor}) draws {card}.", "irreversible": True})
     else:
         state["source"] = "free"
@@ -92,7 +92,7 @@ def start_round(state: State, events: list[Event]) -> None:
             if len(active) > 1 and has_built(town, "fort-ironweed"):
                 town["placed"] = True
                 town["skipped"] = True
-                events.append({"text": f"{state['players'][seat]} (Fort Ironweed) takes no resource this round."})
+                events.append({"text": f"{state['names'][seat]} (Fort Ironweed) takes no resource this round."})
         for seat in active:
             maybe_auto_done(state, seat, events)
         check_round_end(state, events)
@@ -107,7 +107,7 @@ def complete_town(state: State, seat: int, events: list[Event]) -> None:
     town["complete"] = True
     town["completed_round"] = state["round"]
     town["pending_claims"] = []
-    events.append({"text": f"{state['players'][seat]}'s town is complete."})
+    events.append({"text": f"{state['names'][seat]}'s town is complete."})
 
 
 def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
@@ -115,7 +115,7 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
     town["done"] = True
     if town.get("pending_claims"):
         lapsed = ", ".join(CATALOGUE[s]["name"] for s in town["pending_claims"])
-        events.append({"text": f"{state['players'][seat]} has no empty square: the claim on {lapsed} lapses."})
+        events.append({"text": f"{state['names'][seat]} has no empty square: the claim on {lapsed} lapses."})
         town["pending_claims"] = []
     if is_full(town["cells"]):
         complete_town(state, seat, events)

@@ -7,26 +7,66 @@ parse() accepts any case, any square order and the keyword sections in any order
 
 from __future__ import annotations
 
-from games.base import IllegalMove, Move
+from dataclasses import replace
+
+from games.base import MOVE_KEY, IllegalMove, Move
 from games.notation import expect_word, suggest, tokens
+from games.schema import Slot, Verb, usage_lines
 from games.tiny_towns.content import BASE_BUILDINGS, MONUMENTS, ORDER, RESOURCES, lookup
 from games.tiny_towns.patterns import CELL_INDEX, is_cell
 
 GROUP = "tt"
 
-VERBS = ["announce", "place", "build", "store", "cave", "monument", "claim", "done"]
 _VERB_ALIASES = {"name": "announce", "pick": "announce", "keep": "monument", "pass": "done", "finish": "done"}
 _BUILD_KEYWORDS = ("at", "with", "replace", "add", "aside")
-_USAGE = {
-    "announce": "/tt announce <resource>",
-    "place": "/tt place <square> [<resource>]",
-    "build": "/tt build <building> <square> <square> ... [at <square>] [with <resource>]",
-    "store": "/tt store <warehouse square> [swap <resource> to <square>]",
-    "cave": "/tt cave",
-    "monument": "/tt monument <name>",
-    "claim": "/tt claim <building> <square>",
-    "done": "/tt done",
-}
+# Every notation keyword: the build sections plus the words of the Warehouse swap. They end a
+# many-word slot when a move text is split into options (autocomplete).
+_KEYWORDS = (*_BUILD_KEYWORDS, "swap", "to")
+
+
+def _verb(name: str, *slots: Slot, ends_turn: bool = False) -> Verb:
+    """A verb whose description is its own usage line: that is what the slash command has always shown."""
+    verb = Verb(name, name, slots, ends_turn=ends_turn, stop_words=frozenset(_KEYWORDS))
+    return replace(verb, description=verb.usage(GROUP))
+
+
+# The declared command schema. The usage lines, the parser's messages and the Discord options all
+# come from here; slot names, flags and keywords reproduce the options the adapter used to derive
+# from the usage strings, so existing slash commands keep their option names.
+VERBS: tuple[Verb, ...] = (
+    _verb("announce", Slot("resource", "resource", "The resource everyone places this round, e.g. wood")),
+    _verb("place",
+          Slot("square", "square", "The square of your town that takes the cube, A1 to D4"),
+          # Only needed in a free-choice round or when a Factory lets you swap the named resource.
+          Slot("resource", "resource", "Which resource (free-choice rounds, or a Factory swap)", required=False)),
+    _verb("build",
+          Slot("building", "building", "The building to construct, e.g. cottage"),
+          Slot("squares", "square", "The squares whose cubes form it, separated by spaces", many=True),
+          Slot("at", "square", "Where the building goes, when more than one square is possible",
+               required=False, keyword="at"),
+          Slot("with", "resource", "The resource a new Factory or Bank holds", required=False, keyword="with"),
+          # replace/add/aside sections of a few monuments are rare: one free-text option holds them,
+          # and the usage line stays short.
+          Slot("more", "word", "Further sections, e.g. replace A1 farm, add tavern B2, aside a b c",
+               required=False, many=True, in_usage=False)),
+    _verb("store",
+          Slot("warehouse_square", "square", "The square of your Warehouse that takes the resource",
+               label="<warehouse square>"),
+          # One option for the whole "wood to B2" section, as the slash command has always had it.
+          Slot("swap", "word", "A stored resource to swap out and the empty square it goes to, e.g. wood to B2",
+               required=False, keyword="swap", label="<resource> to <square>"),
+          Slot("more", "word", "Further words of the move, rarely needed", required=False, many=True,
+               in_usage=False)),
+    _verb("cave"),
+    _verb("monument", Slot("name", "building", "The monument you keep, one of the two you were dealt",
+                           label="<name>")),
+    _verb("claim",
+          Slot("building", "building", "The building your Opaleye's Watch lets you take"),
+          Slot("square", "square", "An empty square of your town for it")),
+    _verb("done", ends_turn=True),
+)
+VERB_NAMES = tuple(verb.name for verb in VERBS)
+_USAGE = usage_lines(GROUP, VERBS)  # verb -> "/tt build <building> ...", for the parser's messages
 
 
 def _cell(word: str | None, what: str = "square") -> str:
@@ -62,7 +102,7 @@ def _no_more(words: list[str], verb: str) -> None:
 def _parse_build(args: list[str]) -> Move:
     if not args:
         raise IllegalMove(f"Usage: {_USAGE['build']}.")
-    move: Move = {"cmd": "build", "building": _building(args[0])}
+    move: Move = {MOVE_KEY: "build", "building": _building(args[0])}
     rest = args[1:]
     cells: list[str] = []
     while rest and rest[0] not in _BUILD_KEYWORDS:
@@ -111,14 +151,14 @@ def parse(text: str) -> Move:
     if not words:
         raise IllegalMove("Say what to do: " + "; ".join(_USAGE.values()) + ".")
     verb = _VERB_ALIASES.get(words[0], words[0])
-    verb = expect_word(verb, VERBS, "command")
+    verb = expect_word(verb, VERB_NAMES, "command")
     args = words[1:]
     if verb == "announce":
-        move: Move = {"cmd": "announce", "resource": _resource(args[0] if args else None)}
+        move: Move = {MOVE_KEY: "announce", "resource": _resource(args[0] if args else None)}
         _no_more(args[1:], verb)
         return move
     if verb == "place":
-        move = {"cmd": "place", "cell": _cell(args[0] if args else None)}
+        move = {MOVE_KEY: "place", "cell": _cell(args[0] if args else None)}
         if len(args) > 1:
             move["resource"] = _resource(args[1])
         _no_more(args[2:], verb)
@@ -126,7 +166,7 @@ def parse(text: str) -> Move:
     if verb == "build":
         return _parse_build(args)
     if verb == "store":
-        move = {"cmd": "store", "cell": _cell(args[0] if args else None, "Warehouse square")}
+        move = {MOVE_KEY: "store", "cell": _cell(args[0] if args else None, "Warehouse square")}
         rest = args[1:]
         if rest:
             if rest[0] != "swap":
@@ -138,28 +178,28 @@ def parse(text: str) -> Move:
             _no_more(rest[4:], verb)
         return move
     if verb == "monument":
-        move = {"cmd": "monument", "monument": _building(args[0] if args else None, buildings=False)}
+        move = {MOVE_KEY: "monument", "monument": _building(args[0] if args else None, buildings=False)}
         _no_more(args[1:], verb)
         return move
     if verb == "claim":
-        move = {"cmd": "claim", "building": _building(args[0] if args else None, monuments=False),
+        move = {MOVE_KEY: "claim", "building": _building(args[0] if args else None, monuments=False),
                 "cell": _cell(args[1] if len(args) > 1 else None)}
         _no_more(args[2:], verb)
         return move
     _no_more(args, verb)
-    return {"cmd": verb}
+    return {MOVE_KEY: verb}
 
 
 def format(move: Move) -> str:
-    cmd = move["cmd"]
-    parts = ["/tt", cmd]
-    if cmd == "announce":
+    verb = move[MOVE_KEY]
+    parts = [f"/{GROUP}", verb]
+    if verb == "announce":
         parts.append(move["resource"])
-    elif cmd == "place":
+    elif verb == "place":
         parts.append(move["cell"])
         if move.get("resource"):
             parts.append(move["resource"])
-    elif cmd == "build":
+    elif verb == "build":
         parts.append(move["building"])
         parts.extend(move["cells"])
         if move.get("at"):
@@ -172,24 +212,24 @@ def format(move: Move) -> str:
             parts += ["add", move["add"][0], move["add"][1]]
         if move.get("aside"):
             parts += ["aside", *move["aside"]]
-    elif cmd == "store":
+    elif verb == "store":
         parts.append(move["cell"])
         if move.get("swap"):
             parts += ["swap", move["swap"], "to", move["to"]]
-    elif cmd == "monument":
+    elif verb == "monument":
         parts.append(move["monument"])
-    elif cmd == "claim":
+    elif verb == "claim":
         parts += [move["building"], move["cell"]]
     return " ".join(parts)
 
 
 def vocabulary() -> dict[str, list[str]]:
     return {
-        "commands": list(VERBS),
+        "commands": list(VERB_NAMES),
         "resources": list(RESOURCES),
         "buildings": list(BASE_BUILDINGS),
         "monuments": list(MONUMENTS),
         "squares": list(CELL_INDEX),
-        "keywords": list(_BUILD_KEYWORDS) + ["swap", "to"],
+        "keywords": list(_KEYWORDS),
     }
 

@@ -7,10 +7,10 @@ so a rejected move never changes anything the caller holds.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from games.base import Event, IllegalMove, Move, State, Status
+from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
 from games.tiny_towns import flow
 from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, RESOURCES, RULES
@@ -43,7 +43,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
 
 
 def _name(state: State, seat: int) -> str:
-    return state["players"][seat]
+    return state["names"][seat]
 
 
 def _cell(move: Move, key: str = "cell") -> int:
@@ -362,9 +362,9 @@ _HANDLERS = {
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if not isinstance(move, Mapping):
         raise IllegalMove("A move must be a command such as /tt place B2.")
-    handler = _HANDLERS.get(move.get("cmd"))  # type: ignore[arg-type]
+    handler = _HANDLERS.get(move.get(MOVE_KEY))  # type: ignore[arg-type]
     if handler is None:
-        raise IllegalMove(f"Unknown command {move.get('cmd')!r}: use {', '.join(_HANDLERS)}.")
+        raise IllegalMove(f"Unknown command {move.get(MOVE_KEY)!r}: use {', '.join(_HANDLERS)}.")
     new = copy_state(state)
     events: list[Event] = []
     handler(new, seat, dict(move), events)
@@ -384,30 +384,30 @@ def place_moves(state: State, seat: int) -> list[Move]:
         banked = bank_resources(cells)
         allowed = [r for r in RESOURCES if r not in banked] if len(banked) < len(RESOURCES) else list(RESOURCES)
         for i in empties:
-            moves.extend({"cmd": "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
+            moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
         return moves
     named = state["resource"]
     other = flow.named_by_other(state, seat)
     substitutes = [r for r in RESOURCES if r != named] if other and named in factory_resources(cells) else []
     for i in empties:
-        moves.append({"cmd": "place", "cell": CELL_NAMES[i]})
-        moves.extend({"cmd": "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
+        moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
+        moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
     if not other:
         return moves
     if has_built(town, "statue-of-the-bondmaker"):
         for i, cell in enumerate(cells):
             if cell and cell.get("building") == "cottage" and not cell.get("bond"):
-                moves.append({"cmd": "place", "cell": CELL_NAMES[i]})
+                moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
     capacity = CATALOGUE["warehouse"]["capacity"]
     for i, cell in enumerate(cells):
         if cell and cell.get("building") == "warehouse":
             if len(cell["stored"]) < capacity:
-                moves.append({"cmd": "store", "cell": CELL_NAMES[i]})
+                moves.append({MOVE_KEY: "store", "cell": CELL_NAMES[i]})
             for kind in sorted(set(cell["stored"]), key=RESOURCES.index):
-                moves.extend({"cmd": "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]}
+                moves.extend({MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]}
                              for j in empties)
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
-        moves.append({"cmd": "cave"})
+        moves.append({MOVE_KEY: "cave"})
     return moves
 
 
@@ -420,26 +420,27 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     phase = state["phase"]
     if phase == "monuments":
         if town.get("monument_options") and not town.get("monument"):
-            return [{"cmd": "monument", "monument": slug} for slug in town["monument_options"]]
+            return [{MOVE_KEY: "monument", "monument": slug} for slug in town["monument_options"]]
         return []
     if phase == "announce":
         if state["variant"] == "solo":
-            return [{"cmd": "announce", "resource": r} for r in RESOURCES if r in state["solo"]["revealed"]]
+            return [{MOVE_KEY: "announce", "resource": r} for r in RESOURCES if r in state["solo"]["revealed"]]
         if seat != state["master_builder"]:
             return []
         banked = bank_resources(town["cells"])
         allowed = [r for r in RESOURCES if r not in banked] if len(banked) < len(RESOURCES) else list(RESOURCES)
-        return [{"cmd": "announce", "resource": r} for r in allowed]
+        return [{MOVE_KEY: "announce", "resource": r} for r in allowed]
     if not town["placed"]:
         return place_moves(state, seat)
     moves: list[Move] = []
     if flow.claimable(town):
         for slug in town["pending_claims"]:
-            moves.extend({"cmd": "claim", "building": slug, "cell": CELL_NAMES[i]} for i in empty_cells(town["cells"]))
+            moves.extend({MOVE_KEY: "claim", "building": slug, "cell": CELL_NAMES[i]}
+                         for i in empty_cells(town["cells"]))
     if not town["done"]:
         moves.extend(build_moves(state, seat))
         if not flow.claimable(town):
-            moves.append({"cmd": "done"})
+            moves.append({MOVE_KEY: "done"})
     return moves
 
 
@@ -480,6 +481,20 @@ def status(state: State) -> Status:
         shown = state["resource"] or "free choice"
         summary = f"round {state['round']} ({shown}): waiting for: {names}"
     return Status(to_act, False, summary)
+
+
+def undo_scope(state: State) -> Hashable:
+    """The open phase of the open round: ``(phase, round)``.
+
+    Rounds are simultaneous: once the resource is named everyone places, builds and says done in
+    any order, and no player's move depends on another's, so a player may take back their own move
+    while others move on. The scope closes when the Master Builder names the resource (announce ->
+    place: placements made for the new resource must not outlive it), when the last player is done
+    (round + 1, and a new resource is named or drawn), when the monuments phase ends and when the
+    game ends. A Town Hall round opens straight in "place", so the round number alone separates it
+    from the last. Seats are not part of it: every active seat acts in the same scope.
+    """
+    return (state["phase"], state["round"])
 
 
 def resign(state: State, seat: int) -> tuple[State, list[Event]]:

@@ -346,7 +346,7 @@ def standings(state: State) -> list[dict[str, Any]]:
         )
         row: dict[str, Any] = {
             "seat": seat,
-            "player": state["players"][seat],
+            "player": state["names"][seat],
             "score": result["total"],
             "breakdown": result["breakdown"],
             "_key": key,

@@ -164,7 +164,7 @@ def setup_state(players: Sequence[str], options: Mapping[str, Any], seed: int) -
     state: dict[str, Any] = {
         "game": SLUG,
         "rules_version": RULES_VERSION,
-        "players": list(players),
+        "names": list(players),  # display names by seat (games.base.NAMES_KEY)
         "variant": "solo" if solo else variant,
         "cave_rule": bool(cave),
         "monuments": dealt is not None,

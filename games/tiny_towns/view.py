@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import State
+from games.base import State, View, ViewHeader
 from games.tiny_towns.content import CATALOGUE, ORDER
 from games.tiny_towns.scoring import score_town
+from games.tiny_towns.setup import SLUG
 
 
 def _cell_view(cell: Any, fed: bool) -> Any:
@@ -50,7 +51,8 @@ def _visible_monuments(state: State, viewer: int | None) -> list[str]:
     return sorted(set(out), key=ORDER.__getitem__)
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
+def view(state: State, viewer: int | None) -> View:
+    """Everything ``viewer`` may see, starting with the ViewHeader keys every renderer relies on."""
     towns = []
     for seat, town in enumerate(state["towns"]):
         result = score_town(state, seat)
@@ -58,7 +60,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         own = viewer == seat
         built = bool(town.get("monument_built"))
         towns.append({
-            "player": state["players"][seat],
+            "player": state["names"][seat],
             "cells": [_cell_view(cell, bool(fed >> i & 1)) for i, cell in enumerate(town["cells"])],
             "score": result["total"],
             "breakdown": result["breakdown"],
@@ -93,10 +95,14 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     catalog = {slug: _catalog_entry(slug) for slug in state["buildings"]}
     for slug in _visible_monuments(state, viewer):
         catalog[slug] = _catalog_entry(slug)
+    header: ViewHeader = {
+        "game": SLUG,
+        "names": list(state["names"]),
+        "viewer": viewer,  # the seat this view was drawn for; None for spectators and the public board
+        "finished": state["phase"] == "finished",
+    }
     return {
-        "game": "tiny-towns",
-        "players": list(state["players"]),
-        "viewer": viewer,
+        **header,
         "round": state["round"],
         "phase": state["phase"],
         "variant": state["variant"],

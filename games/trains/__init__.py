@@ -4,27 +4,13 @@ from __future__ import annotations
 
 from games.base import GameManifest, GameSpec, GameType, OptionSpec
 from games.trains.ai import bot_move
-from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, TYPES
+from games.trains.content import MAP_NAMES
 from games.trains.help import RULES_HELP
 from games.trains.movegen import legal_moves
-from games.trains.notation import format_move, hidden_move, parse
-from games.trains.rules import RULES_VERSION, apply, resign, setup, status
+from games.trains.notation import VERBS, format_move, hidden_move, parse
+from games.trains.rules import RULES_VERSION, apply, resign, setup, status, undo_scope
 from games.trains.scoring import standings
 from games.trains.view import move_label, private_summary, view
-
-
-def vocabulary() -> dict[str, list[str]]:
-    """Words for autocomplete: verbs, card slugs, hex labels, types."""
-    hexes = sorted({h for m in MAPS.values() for h in m.land})
-    return {
-        "verb": ["start", "play", "buy", "pass", "end"],
-        "card": list(CARDS),
-        "kingdom": list(KINGDOM),
-        "hex": hexes,
-        "type": list(TYPES),
-        "mode": ["money", "draw", "rail", "skip", "then", "top"],
-    }
-
 
 OPTIONS = (
     OptionSpec("map", "choice", "tokyo", "Board side: tokyo (easier) or osaka (harder).", MAP_NAMES),
@@ -54,13 +40,40 @@ GAME = GameSpec(
     private_summary=private_summary,
     hidden_move=hidden_move,
     move_label=move_label,
+    verbs=VERBS,
+    undo_scope=undo_scope,
+    # A moderator's /game skip plays the level-1 bot's move for the stuck seat, as it always has:
+    # the start phase has no bare verb, and a real turn beats a bare "end" for the other players.
+    skip_move=lambda state, seat: bot_move(state, seat, 1),
 )
+
+# The Trains board colours (RGB), read by rendering/trains.py; "accent" colours the standings chart.
+PALETTE: dict[str, tuple[int, int, int]] = {
+    "accent": (0, 158, 115),
+    # Hex fills by terrain.
+    "terrain_plain": (222, 234, 196),
+    "terrain_river": (176, 212, 238),
+    "terrain_mountain": (196, 170, 132),
+    "terrain_sea": (112, 160, 206),
+    "terrain_city": (238, 236, 232),
+    "terrain_remote": (214, 192, 232),
+    # Terrain glyphs drawn on top of the fills.
+    "river_waves": (60, 120, 190),
+    "mountain_outline": (110, 80, 50),
+    "sea_wave": (225, 235, 250),
+    "remote_badge": (120, 70, 150),
+    "remote_value": (255, 255, 255),
+    # Board and panel markings.
+    "barrier": (170, 30, 30),
+    "station_free": (255, 255, 255),
+    "empty_pile": (180, 40, 40),
+}
 
 MANIFEST = GameManifest(
     spec=GAME,
     game_type=GameType(turns="sequential", hidden=("private_hands", "secret_choices"), chance=True),
     renderer="rendering.trains",
-    palette={"accent": (0, 158, 115)},
+    palette=PALETTE,
 )
 
 __all__ = ["GAME", "MANIFEST", "RULES_VERSION"]

@@ -13,7 +13,7 @@ import heapq
 from collections.abc import Iterator
 from functools import cache
 
-from games.base import IllegalMove, Move, State
+from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
 from games.trains import board, movegen
 from games.trains.content import CARDS, MAPS, RULES
@@ -32,14 +32,14 @@ def bot_move(state: State, seat: int, level: int) -> Move:
         rng = Rng(state["rng"] ^ salt)
         return rng.choice(moves)
     if state["phase"] == "start":
-        return {"action": "start", "hex": _best_start(state, seat)}
+        return {MOVE_KEY: "start", "hex": _best_start(state, seat)}
     for move in _candidates(state, seat):
         try:
             apply(state, seat, move)
         except IllegalMove:
             continue
         return move
-    return {"action": "end"}
+    return {MOVE_KEY: "end"}
 
 
 # ---------------------------------------------------------------- start
@@ -110,10 +110,10 @@ def _candidates(state: State, seat: int) -> Iterator[Move]:
     waste = hand.count("waste")
     cleaners = {"landfill", "freight-train", "recycling-plant", "scrapyard", "transfer", "mail-train"}
     if not turn["played"] and not turn["bought"] and waste >= 3 and not cleaners & set(hand):
-        yield {"action": "pass"}
+        yield {MOVE_KEY: "pass"}
 
     def play(card: str, *args: str) -> Move:
-        return {"action": "play", "card": card, "args": list(args)}
+        return {MOVE_KEY: "play", "card": card, "args": list(args)}
 
     # Card draw and hand fixing first: more cards means better choices later.
     if "timetable" in hand:
@@ -177,7 +177,7 @@ def _candidates(state: State, seat: int) -> Iterator[Move]:
     if "central-station" in hand:
         yield play("central-station", "money")
     yield from _buys(state, seat)
-    yield {"action": "end"}
+    yield {MOVE_KEY: "end"}
 
 
 def _card_value(slug: str) -> int:
@@ -235,14 +235,14 @@ def _rail_moves(state: State, seat: int) -> Iterator[Move]:
         if not plan:
             continue
         if card.effect["rails"] == 1:
-            yield {"action": "play", "card": slug, "args": [plan[0]]}
+            yield {MOVE_KEY: "play", "card": slug, "args": [plan[0]]}
         else:
             for second in plan[1:3]:
-                yield {"action": "play", "card": slug, "args": [plan[0], second]}
+                yield {MOVE_KEY: "play", "card": slug, "args": [plan[0], second]}
     if "central-station" in hand:
         plan = _plan_rails(state, seat, ("river", "mountain"))
         if plan:
-            yield {"action": "play", "card": "central-station", "args": ["rail", plan[0]]}
+            yield {MOVE_KEY: "play", "card": "central-station", "args": ["rail", plan[0]]}
 
 
 def _station_moves(state: State, seat: int) -> Iterator[Move]:
@@ -266,11 +266,11 @@ def _station_moves(state: State, seat: int) -> Iterator[Move]:
         return
     for slug in station_cards:
         if CARDS[slug].kind == "station":
-            yield {"action": "play", "card": slug, "args": [best]}
+            yield {MOVE_KEY: "play", "card": slug, "args": [best]}
     if "terminal" in station_cards:
         for h in board.station_hexes(state):
             if h in frontier:
-                yield {"action": "play", "card": "terminal", "args": [h]}
+                yield {MOVE_KEY: "play", "card": "terminal", "args": [h]}
 
 
 def _buys(state: State, seat: int) -> Iterator[Move]:
@@ -287,7 +287,7 @@ def _buys(state: State, seat: int) -> Iterator[Move]:
     early = state["turn"]["early"]
 
     def buy(slug: str) -> Move:
-        return {"action": "buy", "card": slug, "top": early and CARDS[slug].type != "victory"}
+        return {MOVE_KEY: "buy", "card": slug, "top": early and CARDS[slug].type != "victory"}
 
     money_cards = [CARDS[c].money for c in cards if CARDS[c].type == "train"]
     density = sum(money_cards) / max(1, total)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations_with_replacement
 
-from games.base import IllegalMove, Move, State
+from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
 from games.trains.effects import SKIP, THEN
@@ -19,7 +19,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state["phase"] == "over" or seat != state["current"] or state["players"][seat]["resigned"]:
         return []
     if state["phase"] == "start":
-        return [{"action": "start", "hex": h} for h in board.start_hexes(state)]
+        return [{MOVE_KEY: "start", "hex": h} for h in board.start_hexes(state)]
     moves: list[Move] = []
     player = state["players"][seat]
     for slug in _distinct(player["hand"]):
@@ -27,17 +27,17 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         if not card.playable:
             continue
         for args in card_choices(state, seat, card, in_hand_already=True):
-            moves.append({"action": "play", "card": slug, "args": args})
+            moves.append({MOVE_KEY: "play", "card": slug, "args": args})
     turn = state["turn"]
     for slug in state["piles"]:
         card = CARDS[slug]
         if state["supply"][slug] > 0 and card.cost <= turn["money"]:
-            moves.append({"action": "buy", "card": slug, "top": False})
+            moves.append({MOVE_KEY: "buy", "card": slug, "top": False})
             if turn["early"]:
-                moves.append({"action": "buy", "card": slug, "top": True})
+                moves.append({MOVE_KEY: "buy", "card": slug, "top": True})
     if not turn["played"] and not turn["bought"]:
-        moves.append({"action": "pass"})
-    moves.append({"action": "end"})
+        moves.append({MOVE_KEY: "pass"})
+    moves.append({MOVE_KEY: "end"})
     return moves
 
 

@@ -3,19 +3,19 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
-from games.base import Event, IllegalMove, Move, State, Status
+from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
 from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
 from games.trains.effects import play_card
+from games.trains.notation import VERB_NAMES
 
 RULES_VERSION = "1"
-ACTIONS = ("start", "play", "buy", "pass", "end")
 
 
 def clone(state: State) -> State:
@@ -169,6 +169,35 @@ def _end_turn(state: State, events: list[Event]) -> None:
                    "post_board": True})
 
 
+def undo_scope(state: State) -> Hashable:
+    """The open turn: (phase, turn counter, seat to act); it changes at every turn change.
+
+    Turns are sequential, so a player may take back their own move while this is unchanged.
+    ``turn_number`` stays 0 while starting rails go down and each placement is a whole turn, so
+    that phase counts the placed starting rails instead. The phase is part of the scope so the
+    last start and the end of the game close the open turn too.
+    """
+    if state["phase"] == "start":
+        turn = sum(1 for player in state["players"] if player["start"] is not None)
+    else:
+        turn = state["turn_number"]
+    return (state["phase"], turn, state["current"])
+
+
+def redeal(state: State, seat: int, seed: int) -> State:
+    """``state`` with ``seat``'s hand and deck dealt afresh from ``seed`` (for the conformance suite).
+
+    Hand and deck order are that seat's secrets; their sizes and the cards they hold together are
+    kept, so nothing another seat may see changes. The suite uses this to prove views hide them.
+    """
+    new = clone(state)
+    player = new["players"][seat]
+    pool = Rng(seed_state(seed)).shuffled([*player["hand"], *player["deck"]])
+    cut = len(player["hand"])
+    player["hand"], player["deck"] = pool[:cut], pool[cut:]
+    return new
+
+
 # ---------------------------------------------------------------- apply
 
 def _check_turn(state: State, seat: int) -> None:
@@ -182,17 +211,17 @@ def _check_turn(state: State, seat: int) -> None:
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     _check_turn(state, seat)
-    action = move.get("action") if isinstance(move, dict) else None
-    if action not in ACTIONS:
-        raise IllegalMove(f"Unknown action {action!r}; use one of: {', '.join(ACTIONS)}.")
-    if state["phase"] == "start" and action != "start":
+    verb = move.get(MOVE_KEY) if isinstance(move, dict) else None
+    if verb not in VERB_NAMES:
+        raise IllegalMove(f"Unknown command {verb!r}; use one of: {', '.join(VERB_NAMES)}.")
+    if state["phase"] == "start" and verb != "start":
         raise IllegalMove("First place your starting rail: /trains start HEX.")
-    if state["phase"] == "play" and action == "start":
+    if state["phase"] == "play" and verb == "start":
         raise IllegalMove("Starting rails are all placed; play, buy, pass or end your turn.")
     new = clone(state)
     events: list[Event] = []
     name = new["names"][seat]
-    if action == "start":
+    if verb == "start":
         hexname = str(move.get("hex", ""))
         problem = board.start_problem(new, seat, hexname)
         if problem:
@@ -202,7 +231,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         new["players"][seat]["start"] = hexname
         events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
         _advance_start(new, events)
-    elif action == "play":
+    elif verb == "play":
         slug = str(move.get("card", ""))
         if slug not in CARDS:
             raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
@@ -211,9 +240,9 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
             raise IllegalMove("Card choices must be a list of words.")
         text = play_card(new, seat, slug, args, events)
         events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
-    elif action == "buy":
+    elif verb == "buy":
         _buy(new, seat, str(move.get("card", "")), bool(move.get("top", False)), events)
-    elif action == "pass":
+    elif verb == "pass":
         turn = new["turn"]
         if turn["played"] or turn["bought"]:
             raise IllegalMove("You can only pass before playing or buying anything this turn; "

@@ -6,9 +6,7 @@ Resigned players rank after everyone still playing.
 
 from __future__ import annotations
 
-from typing import Any
-
-from games.base import State
+from games.base import Standing, State
 from games.trains.content import CARDS, MAPS, RULES
 from games.trains.deck import all_cards
 
@@ -41,7 +39,7 @@ def score(state: State, seat: int) -> int:
     return sum(breakdown(state, seat).values())
 
 
-def standings(state: State) -> list[dict[str, Any]]:
+def standings(state: State) -> list[Standing]:
     rows = []
     for seat, name in enumerate(state["names"]):
         parts = breakdown(state, seat)
@@ -54,7 +52,7 @@ def standings(state: State) -> list[dict[str, Any]]:
             "breakdown": parts,
         })
     rows.sort(key=lambda r: (r["resigned"], -r["score"], -r["rails"], r["seat"]))
-    result: list[dict[str, Any]] = []
+    result: list[Standing] = []
     for i, row in enumerate(rows):
         prev = rows[i - 1] if i else None
         if prev is not None and (prev["resigned"], prev["score"], prev["rails"]) == (
@@ -62,13 +60,14 @@ def standings(state: State) -> list[dict[str, Any]]:
             rank = result[-1]["rank"]
         else:
             rank = i + 1
-        entry = {
+        # Only the platform's Standing keys: the rails tie-break shows in the rank order and on
+        # the board (rails per player), and every game's standings line must look the same.
+        entry: Standing = {
             "seat": row["seat"],
             "player": row["player"],
             "score": row["score"],
             "rank": rank,
             "breakdown": row["breakdown"],
-            "tiebreak": {"rails on board": row["rails"]},
         }
         if row["resigned"]:
             entry["title"] = "resigned"

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from games.base import State
+from games.base import MOVE_KEY, NAMES_KEY, State, View, ViewHeader
 from games.trains import board, movegen
 from games.trains.content import CARDS, MAPS
 from games.trains.rules import status
@@ -40,7 +40,7 @@ def _counts(cards: list[str]) -> dict[str, int]:
     return out
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
+def view(state: State, viewer: int | None) -> View:
     players = []
     for seat, p in enumerate(state["players"]):
         parts = breakdown(state, seat)
@@ -64,10 +64,12 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
     supply = [{"card": slug, "name": CARDS[slug].name, "type": CARDS[slug].type, "cost": CARDS[slug].cost,
                "count": state["supply"][slug], "empty": state["supply"][slug] == 0}
               for slug in [*state["piles"], "waste"]]
-    out: dict[str, Any] = {
-        "game": "trains",
+    # The platform's header first: renderers and the standings chart read these in every game.
+    header: ViewHeader = {"game": "trains", "names": list(state[NAMES_KEY]), "viewer": viewer,
+                          "finished": state["phase"] == "over"}
+    out: View = {
+        **header,
         "rules_version": state["rules_version"],
-        "viewer": viewer,
         "phase": state["phase"],
         "current": state["current"],
         "turn_number": state["turn_number"],
@@ -134,13 +136,13 @@ def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
     """What a legal move does to your turn, for autocomplete: terrain, price, money and Waste."""
     from games.trains.rules import apply  # rules imports view's neighbours; keep this local
 
-    action = move.get("action")
-    if action == "start":
+    verb = move.get(MOVE_KEY)
+    if verb == "start":
         return board.game_map(state).terrain.get(move["hex"], "")
-    if action == "buy":
+    if verb == "buy":
         card = CARDS[move["card"]]
         return f"costs {card.cost}, {state['supply'].get(card.slug, 0)} left"
-    if action != "play":
+    if verb != "play":
         return ""
     try:
         after, _ = apply(state, seat, move)

@@ -120,9 +120,9 @@ async def test_stale_component_click_is_refused_and_changes_nothing(host, store)
     await started_two_player(host)
     row = await store.open_game(GUILD, CHANNEL)
     old_version = row.version
-    assert (await host.handle(GUILD, CHANNEL, ANN, "/tt announce wood", expected_version=old_version)).ok
+    assert (await host.click(GUILD, CHANNEL, ANN, row.id, old_version, "/tt announce wood")).ok
     before = await snapshot(store)
-    stale = await host.handle(GUILD, CHANNEL, BOB, "/tt place A1", expected_version=old_version)
+    stale = await host.click(GUILD, CHANNEL, BOB, row.id, old_version, "/tt place A1")
     assert stale.error == R.STALE and "out of date" in stale.private
     assert await snapshot(store) == before
 
@@ -142,7 +142,7 @@ async def test_a_kept_monument_stays_secret_in_history_and_export(host, store):
     import games
 
     spec = games.get_game("tiny-towns")
-    keep = next(m for m in spec.legal_moves(row.state, 0) if m.get("cmd") == "monument")
+    keep = next(m for m in spec.legal_moves(row.state, 0) if m.get("verb") == "monument")
     reply = await say(host, ANN, spec.format(keep))
     assert reply.ok and reply.hide_command
     secret = keep["monument"]

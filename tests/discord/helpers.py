@@ -13,7 +13,7 @@ from typing import Any
 from PIL import Image
 
 import games
-from bot.discord.schema import cached_schemas, schema_for
+from games.schema import verb_of
 from tests.discord.fake_discord import Message
 
 
@@ -62,11 +62,11 @@ def slash_for(text: str) -> tuple[str, dict[str, str]]:
     group = text.split()[0][1:]
     spec = games.game_for_group(group)
     assert spec is not None
-    schema = schema_for(cached_schemas(spec), text)
-    assert schema is not None, text
-    values = schema.split(text)
+    verb = verb_of(spec.verbs, text)
+    assert verb is not None, text
+    values = verb.split(group, text)
     assert values is not None, text
-    return f"{group} {schema.verb}", values
+    return f"{group} {verb.name}", values
 
 
 def button(message: Message, action: str) -> str:

@@ -1,4 +1,5 @@
-"""The two small additions the adapter needed in bot/core.py, and the timer dispatcher."""
+"""What the adapter needs from bot/core.py (replace with bot, clicks checked for staleness by the
+core, the move menu, players, rules topics, what a reply carries for buttons), and the timer dispatcher."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+import games
 from bot import replies as R
 from bot.core import Conductor
 from bot.discord.dispatcher import TimerDispatcher
@@ -30,6 +32,11 @@ async def say(host: Conductor, actor: Actor, text: str) -> Reply:
     return reply
 
 
+async def replace_with_bot(host: Conductor, actor: Actor, player: str) -> Reply:
+    """What the deadline's "Bot for ..." button sends (through ``Conductor.click`` in the adapter)."""
+    return await say(host, actor, f"/game replacebot {player}")
+
+
 async def started(host: Conductor) -> None:
     for actor, text in [(ANN, "/game new tiny-towns buildings=first-game"), (BOB, "/game join"),
                         (ANN, "/game start seed=4")]:
@@ -41,12 +48,12 @@ async def test_replace_with_bot_hands_the_seat_to_the_ai_which_moves_at_once(sto
     await started(host)
     assert (await say(host, ANN, "/tt announce wood")).ok
     assert (await say(host, ANN, "/tt place A1")).ok  # now only bob must act
-    refused = await host.replace_with_bot(GUILD, CHANNEL, ANN, BOB.user_id)
+    refused = await replace_with_bot(host, ANN, BOB.user_id)
     assert refused.error == R.FORBIDDEN
-    unknown = await host.replace_with_bot(GUILD, CHANNEL, MOD, "zed")
+    unknown = await replace_with_bot(host, MOD, "zed")
     assert unknown.error == R.BAD_COMMAND and "ann, bob" in unknown.private
 
-    reply = await host.replace_with_bot(GUILD, CHANNEL, MOD, f"<@{BOB.user_id}>")
+    reply = await replace_with_bot(host, MOD, f"<@{BOB.user_id}>")
     assert reply.ok and "bob's seat to a bot" in reply.public
     row = await store.open_game(GUILD, CHANNEL)
     assert row is not None and reply.version == row.version
@@ -59,16 +66,86 @@ async def test_replace_with_bot_hands_the_seat_to_the_ai_which_moves_at_once(sto
 
     gone = await say(host, BOB, "/tt place B1")
     assert gone.error == R.NOT_PLAYER  # the human no longer controls the seat
-    again = await host.replace_with_bot(GUILD, CHANNEL, MOD, "bob")
+    again = await replace_with_bot(host, MOD, "bob")
     assert again.error == R.BAD_COMMAND and "already a bot" in again.private
 
 
 async def test_replace_with_bot_needs_a_running_game(store: Store) -> None:
     host = Conductor(store, render_images=False)
-    assert (await host.replace_with_bot(GUILD, CHANNEL, MOD, "ann")).error == R.NO_GAME
+    assert (await replace_with_bot(host, MOD, "ann")).error == R.NO_GAME
     assert (await say(host, ANN, "/game new tiny-towns")).ok
-    lobby = await host.replace_with_bot(GUILD, CHANNEL, MOD, "ann")
+    lobby = await replace_with_bot(host, MOD, "ann")
     assert lobby.error == R.NOT_STARTED and "/game addbot" in lobby.private
+
+
+async def test_a_click_is_refused_as_stale_by_the_core_unless_its_game_and_version_are_current(
+        store: Store) -> None:
+    host = Conductor(store, render_images=False)
+    await started(host)
+    drawn = await say(host, ANN, "/tt announce wood")
+    assert drawn.ok and drawn.game_id is not None and drawn.version is not None
+    game_id, version = drawn.game_id, drawn.version
+    assert (await say(host, ANN, "/tt place A1")).ok  # the board the buttons were drawn on is now old
+    old = await host.click(GUILD, CHANNEL, ANN, game_id, version, "/game undo")
+    assert old.error == R.STALE and not old.ok
+    current = await say(host, BOB, "/game status")
+    assert current.version is not None and current.version > version
+    other_game = await host.click(GUILD, CHANNEL, BOB, game_id + 1, current.version, "/tt place B1")
+    assert other_game.error == R.STALE  # the channel's game is another one
+    menu = await host.move_menu(GUILD, CHANNEL, BOB, game_id, version)
+    assert menu.error == R.STALE and menu.legal == []
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None and row.version == current.version  # nothing changed
+
+
+async def test_a_click_may_name_a_bare_verb_of_the_games_own_group(store: Store) -> None:
+    host = Conductor(store, render_images=False)
+    await started(host)
+    reply = await say(host, ANN, "/tt announce wood")
+    assert reply.ok and reply.game_id is not None and reply.version is not None
+    placed = await host.click(GUILD, CHANNEL, ANN, reply.game_id, reply.version, "/tt place A1")
+    assert placed.ok and placed.game_id == reply.game_id and placed.version is not None
+    assert placed.status == "active" and placed.group == "tt" and "done" in placed.turn_enders
+    done = await host.click(GUILD, CHANNEL, ANN, placed.game_id, placed.version, "done")
+    assert done.error != R.BAD_COMMAND, done.private  # "done" was read as /tt done
+
+
+async def test_the_move_menu_and_the_hand_carry_the_callers_legal_moves(store: Store) -> None:
+    host = Conductor(store, render_images=False)
+    await started(host)
+    status = await say(host, ANN, "/game status")
+    assert status.game_id is not None and status.version is not None
+    menu = await host.move_menu(GUILD, CHANNEL, ANN, status.game_id, status.version)
+    assert menu.ok and menu.legal
+    assert sorted(text for text, _ in menu.legal) == sorted(await host.legal_commands(GUILD, CHANNEL, ANN.user_id))
+    idle = await host.move_menu(GUILD, CHANNEL, BOB, status.game_id, status.version)
+    assert idle.ok and idle.legal == [] and idle.private  # bob waits for ann's resource
+    hand = await say(host, ANN, "/game hand")
+    assert hand.ok and {text for text, _ in hand.legal} == {text for text, _ in menu.legal}
+
+
+async def test_players_rules_topics_and_open_game_for_autocomplete(store: Store) -> None:
+    host = Conductor(store, render_images=False)
+    assert await host.players(GUILD, CHANNEL) == [] and not await host.has_open_game(GUILD, CHANNEL)
+    assert await host.rules_topics(GUILD, CHANNEL, None) == []
+    assert await host.rules_topics(GUILD, CHANNEL, "trains")  # a named game needs no channel game
+    assert await host.rules_topics(GUILD, CHANNEL, "no-such-game") == []
+    await started(host)
+    assert await host.has_open_game(GUILD, CHANNEL)
+    assert await host.players(GUILD, CHANNEL) == [(ANN.user_id, "ann", False), (BOB.user_id, "bob", False)]
+    assert set(await host.rules_topics(GUILD, CHANNEL, "")) == set(games.get_game("tiny-towns").rules_help)
+
+
+async def test_a_deadline_reply_carries_the_humans_it_waits_for(store: Store) -> None:
+    now = [1000.0]
+    host = Conductor(store, render_images=False, clock=lambda: now[0])
+    await started(host)
+    assert (await say(host, MOD, "/game config deadline 2")).ok
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    now[0] += 3 * 3600
+    (deadline,) = [reply for kind, _, _, reply in await host.fire_due_timer_events() if kind == "deadline"]
+    assert sorted(deadline.waiting) == [(ANN.user_id, "ann"), (BOB.user_id, "bob")]
+    assert deadline.game_id is not None and deadline.version is not None
 
 
 async def test_fired_timers_carry_their_kind(store: Store) -> None:

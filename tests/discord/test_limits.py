@@ -10,7 +10,6 @@ import discord
 import games
 from bot.discord import components
 from bot.discord.commands import build_tree, playable_games
-from bot.discord.schema import notation_module, pass_verbs
 from tests.discord.limits import command_problems, component_problems
 
 BIG_ID = 10**19 - 1  # 19-digit snowflake-sized ids
@@ -51,10 +50,12 @@ def test_every_game_group_has_one_subcommand_per_verb() -> None:
         verbs = [o["name"] for o in group["options"]]
         assert all(o["type"] == 1 for o in group["options"])
         assert len(verbs) == len(set(verbs)) and 1 <= len(verbs) <= 25
-        assert verbs == [str(v) for v in notation_module(spec).VERBS]  # exactly the notation's verbs
+        assert verbs == [verb.name for verb in spec.verbs]  # exactly the declared verbs
+        for verb in spec.verbs:  # autocomplete exactly where the declaration asks for it
+            options = {o["name"]: o for o in group["options"]}[verb.name].get("options", [])
+            assert [bool(o.get("autocomplete")) for o in options] == [s.autocomplete for s in verb.slots]
     tt = {o["name"]: o for o in payload["tt"]["options"]}
     assert [o["name"] for o in tt["build"]["options"]] == ["building", "squares", "at", "with", "more"]
-    assert all(o.get("autocomplete") for o in tt["build"]["options"])
 
 
 def _components(view: discord.ui.View) -> list[dict[str, Any]]:
@@ -64,7 +65,7 @@ def _components(view: discord.ui.View) -> list[dict[str, Any]]:
 async def test_view_factories_are_within_limits() -> None:
     views: list[discord.ui.View | None] = [components.game_view(BIG_ID, BIG_VERSION, "lobby")]
     for spec in playable_games():
-        views.append(components.game_view(BIG_ID, BIG_VERSION, "active", pass_verbs(spec)))
+        views.append(components.game_view(BIG_ID, BIG_VERSION, "active", spec.turn_enders))
     views.append(components.game_view(BIG_ID, BIG_VERSION, "active", ["done", "pass", "end", "stop", "wait"]))
     waiting = [(str(10**18 + i), "a very long display name " * 4) for i in range(7)]
     waiting.append(("bot:123:seat4", "Bot 1"))

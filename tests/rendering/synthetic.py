@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the hand-built views above need no engine; only engine_playout imports it
+    from games.base import Standing
 
 RESOURCES = ["wood", "wheat", "brick", "glass", "stone"]
 
@@ -113,8 +116,9 @@ def view(
     names = NAMES[:players]
     result: dict[str, Any] = {
         "game": "tiny-towns",
-        "players": names,
+        "names": names,
         "viewer": viewer,
+        "finished": False,
         "round": 1 + seed % 15,
         "phase": "place",
         "master_builder": seed % players if players > 1 else None,
@@ -192,7 +196,7 @@ def standings_for(source: dict[str, Any]) -> list[dict[str, Any]]:
 
 def engine_playout(
     players: int, seed: int, every: int = 4, max_steps: int = 3000, options: str = "", level: int = 0
-) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+) -> tuple[list[dict[str, Any]], list[Standing]]:
     """Views sampled along one bot game (``level`` 0 random, 1 real policy) of the real engine,
     plus its final standings.
 

@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
+import pytest
+from PIL import Image
+
+import games
 from rendering import render_standings
-from rendering.standings import standings_image
+from rendering.standings import PAD, standings_image
 from tests.rendering import synthetic
 from tests.rendering.imaging import decode, diff_box
 
-TRAINS_VIEW: dict[str, Any] = {"game": "trains", "players": ["ann", "bob", "cat"], "round": 12}
+TRAINS_VIEW: dict[str, Any] = {"game": "trains", "names": ["ann", "bob", "cat"], "viewer": None, "finished": False,
+                               "round": 12}
 TRAINS_STANDINGS: list[dict[str, Any]] = [
     {
         "seat": 2,
@@ -68,4 +74,60 @@ def test_scores_titles_and_ties_change_the_image() -> None:
 
 
 def test_empty_standings_still_render() -> None:
-    decode(render_standings({"game": "tiny-towns", "players": []}, []))
+    decode(render_standings({"game": "tiny-towns", "names": []}, []))
+
+
+def heading(image: Image.Image) -> Image.Image:
+    """The title strip above the table (game name and accent rule)."""
+    return image.crop((0, 0, image.width, PAD + 40))
+
+
+def colours(image: Image.Image) -> set[tuple[int, int, int]]:
+    return {colour for _, colour in image.convert("RGB").getcolors(maxcolors=1 << 16) or []}
+
+
+def with_manifest(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
+    """Trains as registered, but with another display name or palette."""
+    manifest = games.get_manifest("trains")
+    if "name" in changes:
+        manifest = dataclasses.replace(manifest, spec=dataclasses.replace(manifest.spec, name=changes.pop("name")))
+    manifest = dataclasses.replace(manifest, **changes)
+    real = games.get_manifest
+    monkeypatch.setattr(games, "get_manifest",
+                        lambda slug: manifest if slug == "trains" else real(slug))
+
+
+def test_heading_has_the_manifests_name_and_accent(monkeypatch: pytest.MonkeyPatch) -> None:
+    accent = games.get_manifest("trains").palette["accent"]
+    base = standings_image(TRAINS_VIEW, TRAINS_STANDINGS)
+    assert accent in colours(heading(base))
+    with_manifest(monkeypatch, name="Trains: Rising Sun")
+    renamed = standings_image(TRAINS_VIEW, TRAINS_STANDINGS)
+    box = diff_box(base, renamed)
+    assert box is not None and box[3] <= PAD + 40, "only the heading changes with the name"
+
+
+def test_without_an_accent_the_heading_keeps_the_plain_look(monkeypatch: pytest.MonkeyPatch) -> None:
+    accent = games.get_manifest("trains").palette["accent"]
+    accented = standings_image(TRAINS_VIEW, TRAINS_STANDINGS)
+    with_manifest(monkeypatch, palette={})
+    plain = standings_image(TRAINS_VIEW, TRAINS_STANDINGS)
+    assert accent not in colours(heading(plain))
+    box = diff_box(accented, plain)
+    assert box is not None and box[3] <= PAD + 40
+    # An unregistered game (an old view) still draws: its slug in words, no accent.
+    unknown = standings_image({**TRAINS_VIEW, "game": "old-game"}, TRAINS_STANDINGS)
+    assert accent not in colours(heading(unknown))
+    box = diff_box(plain, unknown)
+    assert box is not None and box[3] <= PAD + 40
+
+
+def test_names_come_from_the_entries_then_the_views_names() -> None:
+    nameless = [{key: value for key, value in entry.items() if key != "player"} for entry in TRAINS_STANDINGS]
+    same = standings_image(TRAINS_VIEW, nameless)
+    assert diff_box(standings_image(TRAINS_VIEW, TRAINS_STANDINGS), same) is None
+    renamed = standings_image({**TRAINS_VIEW, "names": ["xavier", "yuki", "zoe"]}, nameless)
+    assert diff_box(same, renamed) is not None
+    # Entries that carry their player win over the view's names.
+    assert diff_box(standings_image({**TRAINS_VIEW, "names": ["xavier", "yuki", "zoe"]}, TRAINS_STANDINGS),
+                    standings_image(TRAINS_VIEW, TRAINS_STANDINGS)) is None

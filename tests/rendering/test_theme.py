@@ -41,7 +41,7 @@ def test_fit_lines_keeps_what_fits_and_wraps_before_shortening() -> None:
 
 def test_to_png_fast_is_a_small_png() -> None:
     image, draw = theme.new_canvas(300, 200)
-    draw.rectangle((10, 10, 100, 100), fill=theme.RESOURCE_COLOURS["glass"])
+    draw.rectangle((10, 10, 100, 100), fill=theme.player_colour(5))
     png = decode(theme.to_png_fast(image))
     assert png.size == (300, 200)
-    assert png.convert("RGB").getpixel((50, 50)) == theme.RESOURCE_COLOURS["glass"]
+    assert png.convert("RGB").getpixel((50, 50)) == theme.player_colour(5)

@@ -1,4 +1,4 @@
-"""Tiny Towns board images from hand-built views (the engine is not needed here)."""
+"""Tiny Towns board images from hand-built views (the engine package supplies only the palette)."""
 
 from __future__ import annotations
 
@@ -11,12 +11,26 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from games.tiny_towns import MANIFEST
+from games.tiny_towns.content import COLOURS
+from games.tiny_towns.content import RESOURCES as ENGINE_RESOURCES
 from rendering import theme, tiny_towns
-from rendering.theme import RESOURCE_COLOURS
+from rendering.tiny_towns import BUILDING_COLOURS, RESOURCE_COLOURS
 from tests.rendering import synthetic
 from tests.rendering.imaging import decode, diff_box, inside
 
 RESOURCES = list(RESOURCE_COLOURS)
+
+
+def test_colours_come_from_the_manifest_palette() -> None:
+    """Every resource and building family the engine knows has a named colour in the game's manifest."""
+    assert list(RESOURCE_COLOURS) == list(ENGINE_RESOURCES) == synthetic.RESOURCES
+    assert set(BUILDING_COLOURS) == {*COLOURS, "pink"}  # pink: monuments
+    for name, rgb in {**{f"resource-{k}": v for k, v in RESOURCE_COLOURS.items()},
+                      **{f"building-{k}": v for k, v in BUILDING_COLOURS.items()}}.items():
+        assert MANIFEST.palette[name] == rgb
+    assert MANIFEST.palette["accent"] == BUILDING_COLOURS["blue"]
+    assert set(tiny_towns.RESOURCE_LETTERS) == set(RESOURCE_COLOURS)
 
 
 def image(view: dict[str, Any], focus: int | None = None) -> Image.Image:

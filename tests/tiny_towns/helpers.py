@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.base import IllegalMove
+from games.base import Event, IllegalMove
 from games.tiny_towns import GAME
 from games.tiny_towns.content import CATALOGUE, RESOURCE_OF
 from games.tiny_towns.scoring import score_town
@@ -78,7 +78,7 @@ def breakdown(state: State, seat: int = 0) -> dict[str, int]:
     return score_town(state, seat)["breakdown"]
 
 
-def play(state: State, seat: int, text: str) -> tuple[State, list[dict[str, Any]]]:
+def play(state: State, seat: int, text: str) -> tuple[State, list[Event]]:
     return GAME.apply(state, seat, GAME.parse(text))
 
 

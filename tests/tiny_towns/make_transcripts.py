@@ -46,7 +46,7 @@ def _policy(state: dict[str, Any], seat: int, built: set[str]) -> dict[str, Any]
     """Level-1 bot aiming harder at types nobody has built yet, and taking any such build."""
     town = state["towns"][seat]
     if state["phase"] == "monuments":
-        return {"cmd": "monument", "monument": town["monument_options"][0]}
+        return {"verb": "monument", "monument": town["monument_options"][0]}
     unbuilt = [b for b in [*state["buildings"], town.get("monument")] if b and b not in built]
     focus = {b: (7.0 if b == town.get("monument") else 5.0) for b in unbuilt}
     policy = _Policy(state, seat, focus=focus)
@@ -76,7 +76,7 @@ def play(players: int, options_text: str, seed: int) -> tuple[list[str], dict[st
             lines.append(f"!{names[other]}: /tt announce wood   # only the Master Builder names")
             rejected_once["announce"] = True
         move = _policy(state, seat, built)
-        if move["cmd"] == "place" and not rejected_once["occupied"]:
+        if move["verb"] == "place" and not rejected_once["occupied"]:
             taken = next((i for i, c in enumerate(state["towns"][seat]["cells"]) if c), None)
             if taken is not None:
                 cell = "ABCD"[taken % 4] + str(taken // 4 + 1)
@@ -86,7 +86,7 @@ def play(players: int, options_text: str, seed: int) -> tuple[list[str], dict[st
         text = GAME.format(move)
         state, _ = GAME.apply(state, seat, GAME.parse(text))
         lines.append(f"{names[seat]}: {text}")
-        if move["cmd"] == "build":
+        if move["verb"] == "build":
             built.add(move["building"])
             for _, slug in move.get("replace") or []:
                 built.add(slug)

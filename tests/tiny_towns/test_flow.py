@@ -110,7 +110,7 @@ def test_monuments_phase_deals_two_and_hides_them() -> None:
     assert state["phase"] == "monuments"
     assert set(GAME.status(state).to_act) == {0, 1}
     assert GAME.legal_moves(state, 0) == [
-        {"cmd": "monument", "monument": "fort-ironweed"}, {"cmd": "monument", "monument": "starloom"}]
+        {"verb": "monument", "monument": "fort-ironweed"}, {"verb": "monument", "monument": "starloom"}]
     assert "not one of your monuments" in rejected(state, 0, "/tt monument cathedral")
     state, events = play(state, 0, "/tt monument starloom")
     assert any(e.get("private", {}).get("seat") == 0 for e in events)

@@ -22,7 +22,7 @@ def _rows(stem: str) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
 
 
 def _town(state: dict[str, Any], name: str) -> dict[str, Any]:
-    return state["towns"][state["players"].index(name)]
+    return state["towns"][state["names"].index(name)]
 
 
 def test_there_are_scenarios_for_every_building_colour_group_and_variant() -> None:

@@ -67,7 +67,7 @@ def test_at_least_three_transcripts_cover_every_building_and_monument() -> None:
     for path in FILES:
         _, _, moves, _ = replay(path)
         for move in moves:
-            if move["cmd"] == "build":
+            if move["verb"] == "build":
                 built.add(move["building"])
     assert set(BASE_BUILDINGS) <= built, sorted(set(BASE_BUILDINGS) - built)
     assert set(MONUMENTS) <= built, sorted(set(MONUMENTS) - built)

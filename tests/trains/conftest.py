@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from games.base import Event
 from games.trains import GAME
 from games.trains.content import CARDS, MAPS
 from games.trains.deck import all_cards
@@ -53,7 +54,7 @@ def scenario(hand: Iterable[str], *, deck: Iterable[str] = (), discard: Iterable
     return state
 
 
-def do(state: dict[str, Any], seat: int, text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def do(state: dict[str, Any], seat: int, text: str) -> tuple[dict[str, Any], list[Event]]:
     return GAME.apply(state, seat, GAME.parse(text))
 
 

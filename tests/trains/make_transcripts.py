@@ -55,15 +55,15 @@ def steered_move(state: dict, seat: int, goal: str, targets: list[str]) -> dict:
     if goal == "stations" and state["phase"] == "play":
         for move in legal:
             card = CARDS.get(move.get("card", ""))
-            if move["action"] == "play" and card and card.type == "station" and move["args"] != ["skip"]:
+            if move["verb"] == "play" and card and card.type == "station" and move["args"] != ["skip"]:
                 return move
     move = GAME.bot_move(state, seat, 1)
-    if move["action"] in ("buy", "end") and state["phase"] == "play":
-        buys = [m for m in legal if m["action"] == "buy" and m["card"] in targets and not m["top"]]
+    if move["verb"] in ("buy", "end") and state["phase"] == "play":
+        buys = [m for m in legal if m["verb"] == "buy" and m["card"] in targets and not m["top"]]
         if buys:
             return max(buys, key=lambda m: (CARDS[m["card"]].cost, -targets.index(m["card"])))
-        if move["action"] == "buy":
-            return {"action": "end"}
+        if move["verb"] == "buy":
+            return {"verb": "end"}
     return move
 
 

@@ -279,7 +279,7 @@ def test_every_listed_move_for_every_card_is_legal(tr):
                             rails={"E5": [0], "E4": [1]}, stations={"D5": 1}, money=3,
                             kingdom=None)
         state["players"][0]["play"] = ["normal-train"]
-        moves = [m for m in tr.GAME.legal_moves(state, 0) if m.get("card") == slug and m["action"] == "play"]
+        moves = [m for m in tr.GAME.legal_moves(state, 0) if m.get("card") == slug and m["verb"] == "play"]
         assert moves, slug
         for move in moves:
             after, _ = tr.GAME.apply(state, 0, move)

@@ -39,6 +39,18 @@ def test_views_only_show_own_hand():
             assert list(view["deck_contents"]) == sorted(view["deck_contents"])
 
 
+def test_every_view_starts_with_the_platform_header():
+    for moves in (0, 60):
+        state, _ = _play(3, moves)
+        for viewer in (None, 0, 2):
+            view = GAME.view(state, viewer)
+            assert list(view)[:4] == ["game", "names", "viewer", "finished"]
+            assert view["names"] == ["ann", "bob", "cat"] and view["viewer"] == viewer
+            assert view["finished"] is False
+    over = dict(state, phase="over")
+    assert GAME.view(over, None)["finished"] is True
+
+
 def test_view_of_other_seat_differs_only_in_private_keys():
     state, _ = _play(4, 80)
     private = {"hand", "discard", "deck_contents", "hints", "viewer"}
@@ -112,3 +124,17 @@ def test_lost_and_found_choice_is_a_secret_command():
     assert not GAME.hidden_move(GAME.parse("/trains play lay-rails E5"))
     assert not GAME.hidden_move(GAME.parse("/trains play mail-train lost-and-found"))
     assert not GAME.hidden_move(GAME.parse("/trains buy lost-and-found"))
+
+
+def test_redeal_changes_only_what_the_seat_keeps_secret():
+    from games.trains.rules import redeal
+
+    state, _ = _play(6, 40)
+    before = json.dumps(state, sort_keys=True)
+    other = redeal(state, 1, 99)
+    assert json.dumps(state, sort_keys=True) == before  # the given state is untouched
+    mine, theirs = state["players"][1], other["players"][1]
+    assert sorted(mine["hand"] + mine["deck"]) == sorted(theirs["hand"] + theirs["deck"])
+    assert len(theirs["hand"]) == len(mine["hand"]) and (theirs["hand"], theirs["deck"]) != (mine["hand"], mine["deck"])
+    for viewer in (None, 0, 2):
+        assert GAME.view(other, viewer) == GAME.view(state, viewer)

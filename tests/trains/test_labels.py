@@ -12,7 +12,7 @@ def _first_turn(seed: int) -> dict:
     state = SPEC.setup(["ann", "bob"], defaults(SPEC.options), seed)
     while True:
         seat = SPEC.status(state).to_act[0]
-        if not any(m["action"] == "start" for m in SPEC.legal_moves(state, seat)):
+        if not any(m["verb"] == "start" for m in SPEC.legal_moves(state, seat)):
             return state
         state, _ = SPEC.apply(state, seat, SPEC.bot_move(state, seat, 1))
 
@@ -23,9 +23,9 @@ def test_labels_match_what_applying_the_move_does():
         seat = SPEC.status(state).to_act[0]
         for move in SPEC.legal_moves(state, seat):
             label = SPEC.move_label(state, seat, move)
-            if move["action"] == "buy":
+            if move["verb"] == "buy":
                 assert label.startswith("costs ")
-            if move["action"] == "play":
+            if move["verb"] == "play":
                 after, _ = SPEC.apply(state, seat, move)
                 assert f"money {state['turn']['money']} → {after['turn']['money']}" in label
 

@@ -6,34 +6,36 @@ import re
 
 import pytest
 
-from games.base import IllegalMove
+from games.base import MOVE_KEY, IllegalMove
+from games.schema import check_schema, usage_lines
 from games.trains import GAME
 from games.trains.content import CARDS, DECISIONS
+from games.trains.notation import GROUP, USAGE, VERBS
 
 EXAMPLES = [
-    ("/trains start E5", {"action": "start", "hex": "E5"}),
-    ("/trains play lay-rails E5", {"action": "play", "card": "lay-rails", "args": ["E5"]}),
-    ("/trains play station-expansion F3", {"action": "play", "card": "station-expansion", "args": ["F3"]}),
-    ("/trains play double-track E5 E6", {"action": "play", "card": "double-track", "args": ["E5", "E6"]}),
+    ("/trains start E5", {"verb": "start", "hex": "E5"}),
+    ("/trains play lay-rails E5", {"verb": "play", "card": "lay-rails", "args": ["E5"]}),
+    ("/trains play station-expansion F3", {"verb": "play", "card": "station-expansion", "args": ["F3"]}),
+    ("/trains play double-track E5 E6", {"verb": "play", "card": "double-track", "args": ["E5", "E6"]}),
     ("/trains play amusement-park express-train",
-     {"action": "play", "card": "amusement-park", "args": ["express-train"]}),
+     {"verb": "play", "card": "amusement-park", "args": ["express-train"]}),
     ("/trains play command-central victory",
-     {"action": "play", "card": "command-central", "args": ["victory"]}),
-    ("/trains play mail-train waste apartment", {"action": "play", "card": "mail-train",
+     {"verb": "play", "card": "command-central", "args": ["victory"]}),
+    ("/trains play mail-train waste apartment", {"verb": "play", "card": "mail-train",
                                                  "args": ["waste", "apartment"]}),
-    ("/trains play freight-train", {"action": "play", "card": "freight-train", "args": []}),
-    ("/trains play freight-train 2", {"action": "play", "card": "freight-train", "args": ["2"]}),
+    ("/trains play freight-train", {"verb": "play", "card": "freight-train", "args": []}),
+    ("/trains play freight-train 2", {"verb": "play", "card": "freight-train", "args": ["2"]}),
     ("/trains play central-station rail B7",
-     {"action": "play", "card": "central-station", "args": ["rail", "B7"]}),
+     {"verb": "play", "card": "central-station", "args": ["rail", "B7"]}),
     ("/trains play dispatcher central-station rail E5 then money",
-     {"action": "play", "card": "dispatcher", "args": ["central-station", "rail", "E5", "then", "money"]}),
+     {"verb": "play", "card": "dispatcher", "args": ["central-station", "rail", "E5", "then", "money"]}),
     ("/trains play coupling tourist-train",
-     {"action": "play", "card": "coupling", "args": ["tourist-train"]}),
-    ("/trains play timetable skip", {"action": "play", "card": "timetable", "args": ["skip"]}),
-    ("/trains buy express-train", {"action": "buy", "card": "express-train", "top": False}),
-    ("/trains buy express-train top", {"action": "buy", "card": "express-train", "top": True}),
-    ("/trains pass", {"action": "pass"}),
-    ("/trains end", {"action": "end"}),
+     {"verb": "play", "card": "coupling", "args": ["tourist-train"]}),
+    ("/trains play timetable skip", {"verb": "play", "card": "timetable", "args": ["skip"]}),
+    ("/trains buy express-train", {"verb": "buy", "card": "express-train", "top": False}),
+    ("/trains buy express-train top", {"verb": "buy", "card": "express-train", "top": True}),
+    ("/trains pass", {"verb": "pass"}),
+    ("/trains end", {"verb": "end"}),
 ]
 
 
@@ -45,10 +47,10 @@ def test_examples_round_trip(text, move):
 
 
 def test_case_insensitive_and_canonical():
-    assert GAME.parse("/TRAINS Play LAY-RAILS e5") == {"action": "play", "card": "lay-rails", "args": ["E5"]}
+    assert GAME.parse("/TRAINS Play LAY-RAILS e5") == {"verb": "play", "card": "lay-rails", "args": ["E5"]}
     assert GAME.parse("/trains play freight-train 02")["args"] == ["2"]
     same = GAME.parse("/trains play dispatcher timetable then")
-    assert same == {"action": "play", "card": "dispatcher", "args": ["timetable"]}
+    assert same == {"verb": "play", "card": "dispatcher", "args": ["timetable"]}
 
 
 @pytest.mark.parametrize("text,fragment", [
@@ -56,7 +58,7 @@ def test_case_insensitive_and_canonical():
     ("/trains bye express-train", 'did you mean "buy"'),
     ("/trains play lay-rails", "needs 1 hex"),
     ("/trains play lay-rails 5E", "not a hex"),
-    ("/trains start", "/trains start HEX"),
+    ("/trains start", "/trains start <hex>"),
     ("/trains end now", "takes no further words"),
     ("/trains buy express-train bottom", "top"),
     ("/trains play central-station cash", "money, draw, or rail"),
@@ -69,11 +71,7 @@ def test_errors_are_helpful(text, fragment):
     assert fragment in err.value.message
 
 
-def test_vocabulary_summary_and_help():
-    from games import trains
-
-    vocab = trains.vocabulary()
-    assert "lay-rails" in vocab["card"] and "E5" in vocab["hex"] and len(vocab["kingdom"]) == 30
+def test_rules_help_covers_every_card_and_decision():
     assert {"overview", "commands", "cards", "kingdom", "maps", "decisions"} <= set(GAME.rules_help)
     assert "project" in GAME.rules_help["decisions"]
     everything = "\n".join(GAME.rules_help.values())
@@ -104,3 +102,35 @@ def test_private_summary_lists_hand_and_options():
     if "lay-rails" in hand:
         assert "Rail hexes" in text
     assert "Play:" not in GAME.private_summary(state, 1)  # not bob's turn
+
+
+def test_declared_verbs_fit_discord_and_keep_the_old_options():
+    assert check_schema(GROUP, VERBS) == []
+    assert GAME.verbs == VERBS and [v.name for v in VERBS] == ["start", "play", "buy", "pass", "end"]
+    # The slash options the adapter used to derive from the usage strings (tests/discord pins them).
+    slots = {v.name: [(s.name, s.required, s.many) for s in v.slots] for v in VERBS}
+    assert slots == {"start": [("hex", True, False)], "play": [("card", True, False), ("choices", False, True)],
+                     "buy": [("card", True, False), ("top", False, False)], "pass": [], "end": []}
+    assert USAGE == usage_lines(GROUP, VERBS) == {
+        "start": "/trains start <hex>", "play": "/trains play <card> [<choices> ...]",
+        "buy": "/trains buy <card> [<top>]", "pass": "/trains pass", "end": "/trains end"}
+    assert all(v.description == USAGE[v.name] for v in VERBS)  # the usage line stays the description
+    assert GAME.turn_enders == ("pass", "end")
+
+
+@pytest.mark.parametrize("text", [text for text, _ in EXAMPLES])
+def test_schema_splits_and_rebuilds_every_example(text):
+    verb = GAME.verb(GAME.parse(text)[MOVE_KEY])
+    assert verb is not None
+    values = verb.split(GROUP, text)
+    assert values is not None and verb.text(GROUP, values) == text
+
+
+def test_parser_messages_quote_the_usage_lines():
+    for text, verb in [("/trains play", "play"), ("/trains buy", "buy"), ("/trains pass now", "pass")]:
+        with pytest.raises(IllegalMove) as err:
+            GAME.parse(text)
+        assert USAGE[verb] in err.value.message
+    with pytest.raises(IllegalMove) as err:
+        GAME.parse("/trains")
+    assert "start | play | buy | pass | end" in err.value.message

@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from games.trains import GAME
-from rendering.trains import render_board
+from games.trains import GAME, MANIFEST
+from rendering.trains import TERRAIN_FILL, render_board
 
 
 def _states():
@@ -43,3 +43,11 @@ def test_render_marks_empty_piles_and_all_seats():
     state["supply"]["express-train"] = 5
     other = render_board(GAME.view(state, None), None)
     assert full != other  # the empty marker changes the image
+
+
+def test_colours_come_from_the_manifest_palette():
+    palette = MANIFEST.palette
+    assert palette["accent"] == (0, 158, 115)
+    assert all(len(rgb) == 3 and all(0 <= c <= 255 for c in rgb) for rgb in palette.values())
+    terrains = ("plain", "river", "mountain", "sea", "city", "remote")
+    assert dict(TERRAIN_FILL) == {t: palette[f"terrain_{t}"] for t in terrains}

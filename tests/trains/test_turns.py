@@ -58,7 +58,7 @@ def test_starting_rails_phase(tr):
     assert state["players"][1]["rails_left"] == 19 and state["rails"]["E5"] == [1]
     assert any(e.get("post_board") for e in events)
     legal = tr.GAME.legal_moves(tr.new_game(), 0)
-    assert all(m["action"] == "start" for m in legal)
+    assert all(m["verb"] == "start" for m in legal)
     assert len(legal) == len(tr.MAPS["tokyo"].land) - len(tr.MAPS["tokyo"].remotes)
 
 
@@ -141,7 +141,7 @@ def test_buying_rules(tr):
     assert after["players"][0]["gained"] == ["lay-rails", "landfill"]
     assert tr.GAME.status(after).summary == "ann's turn (0 money, 2 buys made)"
     assert tr.GAME.status(state).summary == "ann's turn (5 money, 0 buys made)"
-    assert all(m["card"] != "express-train" for m in tr.GAME.legal_moves(state, 0) if m["action"] == "buy")
+    assert all(m["card"] != "express-train" for m in tr.GAME.legal_moves(state, 0) if m["verb"] == "buy")
 
 
 def _empty_piles(state, count):
@@ -206,7 +206,7 @@ def test_tie_break_by_rails_then_shared(tr):
     rows = tr.GAME.standings(state)
     assert [r["seat"] for r in rows] == [1, 0] and [r["rank"] for r in rows] == [1, 2]
     assert rows[0]["score"] == rows[1]["score"] == 0 and rows[0]["title"] == "winner"
-    assert rows[0]["tiebreak"] == {"rails on board": 2}
+    assert set(rows[0]) == {"seat", "player", "score", "rank", "breakdown", "title"}  # games.base.Standing
     state["rails"] = {plains[0]: [0], plains[1]: [1]}
     rows = tr.GAME.standings(state)
     assert [r["rank"] for r in rows] == [1, 1] and rows[0]["title"] == "shared win"
@@ -234,3 +234,53 @@ def test_resign_during_start_phase(tr):
     state, _ = tr.do(state, 1, "/trains start E5")
     state, _ = tr.do(state, 2, "/trains start J6")
     assert state["phase"] == "play" and state["current"] == 1
+
+
+def test_undo_scope_is_the_open_turn(tr):
+    scope = tr.GAME.undo_scope
+    state = tr.new_game(players=3)
+    seen = [scope(state)]
+    # Starting rails: turn_number stays 0, yet every placement is a turn of its own.
+    for seat, hexname in ((0, "J6"), (1, "E5"), (2, "H2")):
+        state, _ = tr.do(state, seat, f"/trains start {hexname}")
+        seen.append(scope(state))
+    assert len(set(seen)) == len(seen) and state["phase"] == "play"
+    # Within a turn the scope holds, so the player may take back a play or a buy.
+    turn = tr.scenario(["normal-train", "normal-train", "lay-rails"], deck=["express-train"] * 5, money=2)
+    opened = scope(turn)
+    played, _ = tr.do(turn, 0, "/trains play normal-train")
+    bought, _ = tr.do(played, 0, "/trains buy express-train")
+    assert scope(played) == scope(bought) == opened
+    # Ending (or passing) closes it; so does the next player's turn even if the seats repeat.
+    ended, _ = tr.do(bought, 0, "/trains end")
+    assert scope(ended) != opened
+    back, _ = tr.do(ended, 1, "/trains end")
+    assert back["current"] == 0 and scope(back) not in (opened, scope(ended))
+    passed, _ = tr.do(turn, 0, "/trains pass")
+    assert scope(passed) != opened
+    # A resignation by the seat to act moves the turn on; one by a waiting seat leaves it open.
+    assert scope(tr.GAME.resign(turn, 0)[0]) != opened
+    three = tr.scenario(["normal-train"], players=3)
+    assert scope(tr.GAME.resign(three, 2)[0]) == scope(three)
+    start = tr.new_game(players=3)
+    assert scope(tr.GAME.resign(start, 0)[0]) != scope(start)
+    assert hash(opened) == hash(scope(tr.roundtrip(turn)))  # hashable, and the same for a reloaded state
+
+
+def test_undo_scope_closes_at_game_end(tr):
+    state = tr.scenario(["normal-train"])
+    state["stations_left"] = 0  # an end condition: the game ends with this turn
+    opened = tr.GAME.undo_scope(state)
+    over, _ = tr.do(state, 0, "/trains end")
+    assert over["phase"] == "over" and tr.GAME.undo_scope(over) != opened
+
+
+def test_moderator_skip_plays_the_level_one_bot(tr):
+    skip = tr.GAME.skip_move
+    assert skip is not None
+    state = tr.new_game()
+    assert skip(state, 0) == tr.GAME.bot_move(state, 0, 1) and skip(state, 0)["verb"] == "start"
+    turn = tr.scenario(["normal-train", "normal-train"])
+    move = skip(turn, 0)
+    assert move == tr.GAME.bot_move(turn, 0, 1)
+    tr.GAME.apply(turn, 0, move)  # always legal

@@ -1,0 +1,174 @@
+"""Every ``/game`` verb, once: who may use it, which game it works on, its typed arguments and
+its handler. ``Conductor`` looks a verb up here, checks the permission, parses the arguments
+(refusing with a specific message) and runs the handler."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from bot import lobby, moderation, table
+from bot import replies as R
+from bot.host import Change, Ctx, Refusal
+from bot.replies import Reply
+
+# anyone; player: seated in the game; host: the game's host or a moderator; moderator: moderators only.
+Permission = Literal["anyone", "player", "host", "moderator"]
+# nothing: no game needed; open: the channel's lobby or active game; latest: also its last finished one.
+Needs = Literal["nothing", "open", "latest"]
+Handler = Callable[[Ctx], Awaitable[Reply | Change]]
+ArgParser = Callable[[list[str], Ctx], Any]
+BOT_LEVELS = ("0", "1")
+
+
+def no_args(words: list[str], ctx: Ctx) -> None:
+    return None
+
+
+def words(words: list[str], ctx: Ctx) -> list[str]:
+    return words
+
+
+def _player(word: str, ctx: Ctx) -> int:
+    seat = ctx.game.find_seat(word)
+    if seat is None:
+        raise Refusal(R.BAD_COMMAND, f'No player "{word}" here. Players: {", ".join(ctx.game.names)}.')
+    return seat
+
+
+def player(usage: str) -> ArgParser:
+    def parse(words: list[str], ctx: Ctx) -> int:
+        if not words:
+            raise Refusal(R.BAD_COMMAND, usage)
+        return _player(words[0], ctx)
+
+    return parse
+
+
+def board_focus(words: list[str], ctx: Ctx) -> int | None:
+    if not words:
+        return None
+    seat = ctx.game.find_seat(words[0])
+    if seat is None:
+        raise Refusal(R.BAD_COMMAND, f'No player "{words[0]}" in this game. Players: {", ".join(ctx.game.names)}.')
+    return seat
+
+
+def optional_word(words: list[str], ctx: Ctx) -> str | None:
+    return words[0] if words else None
+
+
+def history_count(words: list[str], ctx: Ctx) -> int:
+    if not words:
+        return 10
+    if not words[0].isdigit() or int(words[0]) < 1:
+        raise Refusal(R.BAD_COMMAND, "History takes a number of moves, e.g. `/game history 20`.")
+    return min(int(words[0]), 100)
+
+
+def move_number(words: list[str], ctx: Ctx) -> int | None:
+    """The handler knows the log's length and words the refusal with the allowed range."""
+    return int(words[0]) if words and words[0].isdigit() else None
+
+
+def bot_level(words: list[str], ctx: Ctx) -> int:
+    if not words:
+        return 1
+    if words[0] not in BOT_LEVELS:
+        raise Refusal(R.BAD_COMMAND, "Bot level is 0 (random) or 1 (normal).")
+    return int(words[0])
+
+
+def start_seed(words: list[str], ctx: Ctx) -> int | None:
+    seed = None
+    for word in words:
+        if not (word.lower().startswith("seed=") and word[5:].isdigit()):
+            raise Refusal(R.BAD_COMMAND, f'Unknown start option "{word}" (only seed=<number>).')
+        seed = int(word[5:])
+    return seed
+
+
+def on_off(usage: str) -> ArgParser:
+    def parse(words: list[str], ctx: Ctx) -> str:
+        if not words or words[0].lower() not in ("on", "off"):
+            raise Refusal(R.BAD_COMMAND, usage)
+        return words[0].lower()
+
+    return parse
+
+
+def pause_wanted(words: list[str], ctx: Ctx) -> bool:
+    if len(words) > 1 or (words and words[0].lower() not in ("on", "off")):
+        raise Refusal(R.BAD_COMMAND, "Use `/game pause` to pause and `/game pause off` to resume.")
+    return not words or words[0].lower() == "on"
+
+
+def substitution(words: list[str], ctx: Ctx) -> tuple[int, str]:
+    usage = "Use `/game substitute <old player> <new player>`."
+    if len(words) != 2:
+        raise Refusal(R.BAD_COMMAND, usage)
+    return _player(words[0], ctx), words[1]
+
+
+def replacement(words: list[str], ctx: Ctx) -> tuple[int, int]:
+    if ctx.game.row.status != "active":
+        raise Refusal(R.NOT_STARTED, "Only a game in progress can get a bot player; in the lobby use `/game addbot`.")
+    if not words or len(words) > 2:
+        raise Refusal(R.BAD_COMMAND, "Use `/game replacebot <player> [0|1]`.")
+    return _player(words[0], ctx), bot_level(words[1:], ctx)
+
+
+@dataclass(frozen=True)
+class GameCommand:
+    name: str
+    permission: Permission
+    needs: Needs
+    handler: Handler
+    args: ArgParser = no_args
+    denied: str = ""  # the refusal when the permission check fails
+
+
+COMMANDS: dict[str, GameCommand] = {c.name: c for c in (
+    GameCommand("new", "anyone", "nothing", lobby.new, words),
+    GameCommand("join", "anyone", "open", lobby.join),
+    GameCommand("leave", "player", "open", lobby.leave, denied="You are not in this game."),
+    GameCommand("start", "host", "open", lobby.start, start_seed, "Only the host ({host}) can start the game."),
+    GameCommand("status", "anyone", "latest", table.status),
+    GameCommand("board", "anyone", "latest", table.board, board_focus),
+    GameCommand("hand", "anyone", "latest", table.hand),
+    GameCommand("history", "anyone", "latest", table.history, history_count),
+    GameCommand("rules", "anyone", "latest", table.rules, words),
+    GameCommand("resign", "player", "open", table.resign),
+    GameCommand("abort", "anyone", "open", moderation.abort),
+    GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/game kick <player>`.")),
+    GameCommand("substitute", "moderator", "open", moderation.substitute, substitution),
+    GameCommand("undo", "anyone", "open", table.undo),
+    GameCommand("export", "anyone", "latest", table.export_game),
+    GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
+    GameCommand("skip", "moderator", "open", moderation.skip, optional_word),
+    GameCommand("rollback", "moderator", "open", table.rollback, move_number),
+    GameCommand("list", "anyone", "nothing", lobby.list_games),
+    GameCommand("mygames", "anyone", "nothing", lobby.mygames),
+    GameCommand("config", "moderator", "nothing", lobby.config, words),
+    GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
+    GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement),
+    GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted),
+)}
+
+
+def permission_refusal(command: GameCommand, ctx: Ctx) -> Reply | None:
+    """None when ``ctx.actor`` may use ``command`` on ``ctx.table``."""
+    actor = ctx.actor
+    if command.permission == "moderator" and not actor.is_moderator:
+        return Reply.refuse(R.FORBIDDEN, f"Only moderators (Manage Channels or the moderator role) can use "
+                                         f"/game {command.name}.")
+    game = ctx.table
+    if game is None or actor.is_moderator:
+        return None
+    if command.permission == "host" and actor.user_id != game.row.host_id:
+        host = next((s.display_name for s in game.seats if s.user_id == game.row.host_id), "the host")
+        return game.refuse(R.FORBIDDEN, command.denied.format(host=host) or "Only the host can do that.")
+    if command.permission == "player" and game.seat_of(actor.user_id) is None:
+        return game.refuse(R.NOT_PLAYER, command.denied or "You are not playing in this game.")
+    return None
