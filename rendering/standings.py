@@ -105,8 +105,8 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
         if r == 0:
             for c, entry in enumerate(standings):
                 if entry.get("rank") == 1:
-                    x = PAD + LABEL_WIDTH + c * COLUMN_WIDTH + COLUMN_WIDTH / 2 + 3
-                    _winner_mark(draw, x + text_width(cells[c][0], size) / 2 + 14, y + ROW / 2)
+                    centre = PAD + LABEL_WIDTH + c * COLUMN_WIDTH + COLUMN_WIDTH / 2 + 3
+                    _winner_mark(draw, centre + text_width(cells[c][0], size) / 2 + 14, y + ROW / 2)
     bottom = top + len(rows) * ROW
     draw.line((PAD, top + (score_row + 1) * ROW, width - PAD, top + (score_row + 1) * ROW), fill=INK)
     for c in range(columns + 1):

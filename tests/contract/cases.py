@@ -81,13 +81,13 @@ def option_sets(manifest: GameManifest) -> list[tuple[str, str]]:
     modules = []
     by_name = {spec.name: spec for spec in manifest.spec.options}
     for name in manifest.game_type.modules:
-        spec = by_name.get(name)
-        if spec is None:
+        module = by_name.get(name)
+        if module is None:
             continue  # test_manifest reports a module that is not an option
-        if spec.kind == "bool":
+        if module.kind == "bool":
             modules.append(f"{name}=on")
-        elif spec.kind == "choice":
-            others = [c for c in spec.choices if c != spec.default]
+        elif module.kind == "choice":
+            others = [c for c in module.choices if c != module.default]
             modules += [f"{name}={others[-1]}"] if others else []
         else:
             modules.append(f"{name}=on")  # text/list modules: "on" is the conventional switch

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import cast
 
 import games
+from games.base import State
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGINS = ROOT / "tests" / "plugins"
@@ -38,6 +40,16 @@ def plugin_registered() -> Iterator[None]:
         sys.path[:] = saved
         importlib.invalidate_caches()
         games.refresh()
+
+
+def find_redeal(slug: str) -> Callable[[State, int, int], State] | None:
+    """The game's optional ``redeal(state, seat, seed) -> State``, from its rules or view module."""
+    package = package_of(slug)
+    for name in ("rules", "view"):
+        helper = getattr(importlib.import_module(f"{package}.{name}"), "redeal", None)
+        if callable(helper):
+            return cast(Callable[[State, int, int], State], helper)
+    return None
 
 
 def package_of(slug: str) -> str:

@@ -13,7 +13,7 @@ import games
 from games.base import GameSpec, IllegalMove, Move, State
 from tests.contract import checks
 from tests.contract.cases import Case, playout
-from tests.contract.registry import PLUGIN_SLUG
+from tests.contract.registry import PLUGIN_SLUG, find_redeal
 
 pytestmark = pytest.mark.usefixtures("plugin_game")
 
@@ -28,10 +28,9 @@ def broken(**changes: Any) -> GameSpec:
 
 
 def redeal(state: State, seat: int, seed: int) -> State:
-    from dice_duel.rules import redeal as real  # the plugin package is importable while registered
-
-    result: State = real(state, seat, seed)
-    return result
+    real = find_redeal(PLUGIN_SLUG)
+    assert real is not None
+    return real(state, seat, seed)
 
 
 def test_a_leaky_view_is_caught(case: Case) -> None:

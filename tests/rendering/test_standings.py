@@ -82,7 +82,7 @@ def heading(image: Image.Image) -> Image.Image:
     return image.crop((0, 0, image.width, PAD + 40))
 
 
-def colours(image: Image.Image) -> set[tuple[int, int, int]]:
+def colours(image: Image.Image) -> set[object]:
     return {colour for _, colour in image.convert("RGB").getcolors(maxcolors=1 << 16) or []}
 
 

@@ -105,8 +105,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
                               else "Keep a die to bank this turn; stash one of the others.")
         player["hand"].remove(die)
         player["stash"] = die
-        return new, [{"text": f"{name} stashes a die face down.", "private": {"seat": seat, "text": f"You stashed a "
-                                                                                                   f"{die}."}}]
+        return new, [{"text": f"{name} stashes a die face down.",
+                      "private": {"seat": seat, "text": f"You stashed a {die}."}}]
     if new["banked_now"]:
         raise IllegalMove("You already banked a die this turn: /dd done ends it.")
     if verb == "reroll":
