@@ -1,4 +1,5 @@
-"""Engine apply latency per game, and replay of a long transcript through the host core. Prints JSON."""
+"""Engine apply latency per game, store calls and SQL round trips per move through the host core, and
+replay of a long transcript. Prints JSON."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ import asyncio
 import json
 import statistics
 import time
+
+from store_counter import StoreCounter  # bench/ is on sys.path when run as a script
 
 import games
 from bot.core import Conductor
@@ -65,6 +68,30 @@ async def replay_timing() -> dict[str, float]:
             "replay_moves_per_s": round(result.moves / elapsed), "status": result.status}
 
 
+async def store_per_move(rounds: int = 40) -> dict[str, float]:
+    """Two humans alternate Tiny Towns moves (no bots): what one plain move asks of the store."""
+    store = await Store.open(":memory:")
+    host = Conductor(store, render_images=False, seed_source=lambda: 7)
+    ann, bob = Actor("1", "ann"), Actor("2", "bob")
+    for actor, text in [(ann, "/game new tiny-towns buildings=first-game"), (bob, "/game join"),
+                        (ann, "/game start")]:
+        assert (await host.handle("g", "c", actor, text)).ok
+    counter = StoreCounter(store)
+    moves = reads = writes = statements = 0
+    for _ in range(rounds):
+        for actor in (ann, bob):
+            legal = await host.legal_commands("g", "c", actor.user_id)
+            if not legal:
+                continue
+            counter.reset()
+            assert (await host.handle("g", "c", actor, legal[0])).ok
+            moves, reads, writes = moves + 1, reads + counter.reads, writes + counter.writes
+            statements += counter.statements
+    await store.close()
+    return {"moves": moves, "store_calls": round((reads + writes) / moves, 2), "reads": round(reads / moves, 2),
+            "writes": round(writes / moves, 2), "sql_round_trips": round(statements / moves, 2)}
+
+
 def main() -> None:
     report: dict[str, object] = {}
     for slug, players in (("tiny-towns", 4), ("trains", 4)):
@@ -72,6 +99,7 @@ def main() -> None:
             report[f"{slug}_apply"] = apply_latency(slug, players)
         except Exception as exc:  # a game still under construction must not hide the others' figures
             report[f"{slug}_apply"] = {"error": repr(exc)}
+    report["store_per_plain_move"] = asyncio.run(store_per_move())
     report["tiny_towns_long_transcript"] = asyncio.run(replay_timing())
     print(json.dumps(report))
 

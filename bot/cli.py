@@ -9,7 +9,13 @@ import logging
 import sys
 from pathlib import Path
 
+from bot import discord_app
+from bot.check import check_store
+from bot.console import run_console
+from bot.core import Conductor
 from bot.settings import Settings, load_settings
+from bot.transcript import TranscriptError, load, replay
+from storage import Store
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,8 +47,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _replay(path: str, as_json: bool, render: bool) -> int:
-    from bot.transcript import TranscriptError, load, replay
-
     try:
         result = await replay(load(path), render_images=render)
     except (TranscriptError, OSError) as exc:
@@ -61,9 +65,6 @@ async def _replay(path: str, as_json: bool, render: bool) -> int:
 
 
 async def _check(settings: Settings) -> int:
-    from bot.check import check_store
-    from storage import Store
-
     store = await Store.open(settings.database_path)
     try:
         findings = await check_store(store)
@@ -77,10 +78,6 @@ async def _check(settings: Settings) -> int:
 
 
 async def _console(settings: Settings, moderators: set[str]) -> int:
-    from bot.console import run_console
-    from bot.core import Conductor
-    from storage import Store
-
     store = await Store.open(settings.database_path)
     try:
         await run_console(Conductor(store), moderators, out_dir=Path("out"))
@@ -94,18 +91,14 @@ def _run(settings: Settings) -> int:
         print("No DISCORD_TOKEN in .env or the environment: opening the local console instead "
               f"(database {settings.database_path}). Put a bot token in .env to connect to Discord.")
         return asyncio.run(_console(settings, set()))
-    from bot.discord_app import run_bot
-
-    return run_bot(settings)
+    return discord_app.run_bot(settings)
 
 
 def _sync(settings: Settings, guild: int | None) -> int:
     if not settings.discord_token:
         print("conductor sync needs DISCORD_TOKEN in .env.", file=sys.stderr)
         return 2
-    from bot.discord_app import sync_commands
-
-    return sync_commands(settings, guild)
+    return discord_app.sync_commands(settings, guild)
 
 
 if __name__ == "__main__":

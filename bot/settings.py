@@ -14,7 +14,6 @@ from storage import DEFAULT_PATH
 class Settings:
     discord_token: str | None
     database_path: str
-    dev_guild_id: int | None
     log_level: str
     discord_api_base: str
     discord_gateway_url: str | None
@@ -24,12 +23,10 @@ class Settings:
 def load_settings(env_file: str | None = ".env") -> Settings:
     if env_file:
         load_dotenv(env_file, override=False)
-    guild = os.environ.get("DEV_GUILD_ID", "").strip()
     owners = tuple(int(x) for x in os.environ.get("OWNER_IDS", "").replace(",", " ").split() if x.isdigit())
     return Settings(
         discord_token=os.environ.get("DISCORD_TOKEN", "").strip() or None,
         database_path=os.environ.get("DATABASE_PATH", "").strip() or DEFAULT_PATH,
-        dev_guild_id=int(guild) if guild.isdigit() else None,
         log_level=os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO",
         discord_api_base=os.environ.get("DISCORD_API_BASE", "").strip() or "https://discord.com/api/v10",
         discord_gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,

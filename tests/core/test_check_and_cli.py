@@ -73,5 +73,5 @@ def test_readme_starts_with_the_two_commands_and_ci_runs_the_test_one():
     ci = (ROOT / ".ci" / "run").read_text()
     assert commands[1] in ci
     example = (ROOT / ".env.example").read_text()
-    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "DISCORD_API_BASE"):
+    for key in ("DISCORD_TOKEN", "DATABASE_PATH", "LOG_LEVEL", "DISCORD_API_BASE"):
         assert f"{key}=" in example
