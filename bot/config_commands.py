@@ -18,7 +18,7 @@ def lobby_days(settings: Mapping[str, str]) -> float:
     return float(value) if value is not None else DEFAULT_LOBBY_DAYS
 
 
-def _hours(word: str) -> str | None:
+def _hours(word: str) -> str:
     if word.lower() == "off":
         return "0"
     try:

@@ -16,6 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any
 
 import games
@@ -131,7 +132,7 @@ class Conductor:
 
     async def _without_game(self, command: GameCommand, ctx: Ctx, words: list[str]) -> Reply:
         try:
-            ctx = Ctx(**{**ctx.__dict__, "args": command.args(words, ctx)})
+            ctx = replace(ctx, args=command.args(words, ctx))
         except Refusal as refusal:
             return Reply.refuse(refusal.kind, refusal.message)
         result = await command.handler(ctx)
@@ -145,12 +146,12 @@ class Conductor:
         if game is None and not (command.name == "rules" and words):
             return Reply.refuse(R.NO_GAME, "There is no game in this channel. Start one with `/game new <game>` "
                                            f"({', '.join(games.available_slugs())}).")
-        ctx = Ctx(**{**ctx.__dict__, "table": game})
+        ctx = replace(ctx, table=game)
         refused = permission_refusal(command, ctx)
         if refused is not None:
             return refused
         try:
-            ctx = Ctx(**{**ctx.__dict__, "args": command.args(words, ctx)})
+            ctx = replace(ctx, args=command.args(words, ctx))
         except Refusal as refusal:
             return game.refuse(refusal.kind, refusal.message) if game else Reply.refuse(refusal.kind, refusal.message)
         return await command.handler(ctx)

@@ -17,7 +17,7 @@ from bot.transcript_format import (
     load,
     parse_transcript,
 )
-from games.base import IllegalMove
+from games.base import IllegalMove, Standing
 from storage import GameRow, Store
 
 GUILD, CHANNEL = "transcript", "replay"
@@ -31,7 +31,7 @@ class ReplayResult:
     game: str
     status: str
     moves: int
-    standings: list[dict[str, Any]]
+    standings: list[Standing]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -65,11 +65,11 @@ async def replay(transcript: Transcript, *, render_images: bool = False, databas
             if not reply.ok:
                 raise TranscriptError(1, f"{text}: {reply.private}")
         for line in transcript.lines:
-            actor = actors.get(line.player)
-            if actor is None:
+            player = actors.get(line.player)
+            if player is None:
                 raise TranscriptError(line.number, f'"{line.player}" is not one of the players '
                                                    f"({', '.join(transcript.players)}) or moderators")
-            reply = await host.handle(GUILD, CHANNEL, actor, line.text)
+            reply = await host.handle(GUILD, CHANNEL, player, line.text)
             if echo is not None:
                 echo(line, reply)
             if reply.ok and line.expect_reject:
@@ -93,7 +93,7 @@ async def _the_game(store: Store) -> GameRow:
     return rows[-1]
 
 
-def _check_standings(transcript: Transcript, standings: list[dict[str, Any]]) -> None:
+def _check_standings(transcript: Transcript, standings: list[Standing]) -> None:
     assert transcript.standings is not None
     by_player = {s["player"]: s for s in standings}
     last_rank = 0

@@ -114,7 +114,7 @@ class Verb:
                     return None
                 continue
             if slot.many:
-                taken = []
+                taken: list[str] = []
                 while rest and (not taken or rest[0].lower() not in stops):
                     taken.append(rest.pop(0))
                 values[slot.name] = " ".join(taken)
@@ -122,12 +122,12 @@ class Verb:
                 values[slot.name] = rest.pop(0)
         while rest:
             word = rest.pop(0)
-            section = []
+            section: list[str] = []
             while rest and rest[0].lower() not in keywords:
                 section.append(rest.pop(0))
-            slot = keywords.get(word.lower())
-            if slot is not None and slot.name not in values and section:
-                values[slot.name] = " ".join(section)
+            keyword_slot = keywords.get(word.lower())
+            if keyword_slot is not None and keyword_slot.name not in values and section:
+                values[keyword_slot.name] = " ".join(section)
             else:
                 more += [word, *section]
         if more:

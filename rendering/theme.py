@@ -77,7 +77,7 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     # FreeType rasterising costs ~70 µs a call; boards repeat the same few strings
     # (letters, building names), so each glyph run is rendered once and then stamped.
     with _FONT_LOCK:
-        left, top, right, bottom = font(size).getbbox(text, anchor=anchor)
+        left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text, anchor=anchor))
         mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
         ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor)
     return mask, left, top

@@ -1,4 +1,4 @@
-"""Tiny Towns board images, drawn from the engine's view dict (see briefs/tt_view.md).
+"""Tiny Towns board images, drawn from the engine's view dict (its shape: games/tiny_towns/view.py).
 
 ``render_board(view)`` shows every town plus a side panel with the round, the resource and
 the building cards; ``render_board(view, seat)`` shows that one town large with its score

@@ -424,10 +424,9 @@ class Store:
                 await self._db.execute("ROLLBACK")
                 raise
         changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
-        for key, value in (("state", state), ("status", status), ("seed", seed), ("host_id", host_id),
-                           ("paused", paused)):
-            if value is not None:
-                changed[key] = value
+        given: dict[str, Any] = {"state": state, "status": status, "seed": seed, "host_id": host_id,
+                                 "paused": paused}
+        changed.update({key: value for key, value in given.items() if value is not None})
         return replace(game, **changed)
 
     # ----- seats -------------------------------------------------------------------------

@@ -11,9 +11,10 @@ from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
+from games.rng import Rng, seed_state
 from games.tiny_towns import flow
 from games.tiny_towns.builds import apply_build, build_moves
-from games.tiny_towns.content import CATALOGUE, RESOURCES, RULES
+from games.tiny_towns.content import CATALOGUE, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.setup import setup_state
@@ -524,3 +525,87 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
         events.append({"text": f"The hammer passes to {_name(new, new['master_builder'])}."})
     flow.check_round_end(new, events)
     return new, events
+
+
+# ---------------------------------------------------------------- redeal (conformance suite)
+
+
+def _fresh_pair(rng: Rng, pool: list[str], old: list[str]) -> list[str]:
+    """Two monuments from ``pool`` in a random order, unlike ``old`` whenever the pool allows it."""
+    drawn = rng.shuffled(pool)
+    if drawn[:2] == old and len(drawn) > 2:
+        return drawn[1:3]
+    return drawn[:2]
+
+
+def _redeal_monuments(state: State, seat: int, rng: Rng) -> None:
+    """Deal ``seat`` two other monuments (and keep another of them) where nobody else can tell.
+
+    Secret: the two monuments dealt and, until it is built, the one kept; whether one is kept is
+    public (the "has chosen a monument" event) and so is a built monument. The new cards come from
+    the monuments this game could have dealt (solo leaves two out) minus every other seat's cards,
+    so the deal stays one deck's worth with no card twice.
+    """
+    town = state["towns"][seat]
+    old = list(town.get("monument_options") or [])
+    if not state.get("monuments") or len(old) != RULES["monuments_dealt"]:
+        return
+    removed = set(RULES["solo"]["removed"]) if state["variant"] == "solo" else set()
+    taken = {slug for other, t in enumerate(state["towns"]) if other != seat
+             for slug in [*(t.get("monument_options") or []), t.get("monument")] if slug}
+    pool = [slug for slug in MONUMENTS if slug not in removed and slug not in taken]
+    kept = town.get("monument")
+    if kept and town.get("monument_built"):
+        # Built is public; only the card let go stays secret.
+        others = [slug for slug in rng.shuffled(pool) if slug != kept]
+        spare = next((slug for slug in others if slug not in old), others[0] if others else None)
+        if spare is not None:
+            town["monument_options"] = [kept if slug == kept else spare for slug in old]
+        return
+    if len(pool) < len(old):
+        return
+    town["monument_options"] = _fresh_pair(rng, pool, old)
+    if kept:
+        town["monument"] = rng.choice(town["monument_options"])
+
+
+def _redeal_decks(state: State, rng: Rng) -> None:
+    """Shuffle what nobody has seen of the resource decks; sizes and seen cards stay where they are.
+
+    Town Hall: the draw pile and the face-down discards (the first cards of the discard pile since
+    the last shuffle); the cards revealed since then stay on the discard pile in order. Solo: the
+    front of the deck still holds unseen cards until every card has been picked once (each pick
+    goes to the bottom, one pick per round).
+    """
+    hall = state.get("town_hall")
+    if hall:
+        face_down = min(RULES["town_hall"]["discard_face_down"], len(hall["discards"]))
+        unseen = rng.shuffled([*hall["draw_pile"], *hall["discards"][:face_down]])
+        cut = len(hall["draw_pile"])
+        hall["draw_pile"], hall["discards"] = unseen[:cut], [*unseen[cut:], *hall["discards"][face_down:]]
+    solo = state.get("solo")
+    if solo and state["phase"] in ("announce", "place"):
+        picks = state["round"] - (1 if state["phase"] == "announce" else 0)
+        unseen_count = max(0, len(solo["deck"]) - picks)
+        solo["deck"] = [*rng.shuffled(solo["deck"][:unseen_count]), *solo["deck"][unseen_count:]]
+
+
+def redeal(state: State, seat: int, seed: int) -> State:
+    """``state`` with ``seat``'s secrets dealt afresh from ``seed`` (for the conformance suite).
+
+    The seat's two dealt monuments are replaced, and the kept one too while it is not built; the
+    order of resource cards nobody has seen (Town Hall deck, solo deck) is shuffled and the RNG
+    cursor for later reshuffles is re-seeded. Everything
+    public stays: whether a monument is kept or built, deck sizes, revealed cards. The suite uses
+    this to prove that no other viewer's view (or image) depends on those secrets.
+    """
+    new = copy_state(state)
+    if not 0 <= seat < len(new["towns"]) or new["phase"] == "finished":
+        return new
+    rng = Rng(seed_state(seed))
+    _redeal_monuments(new, seat, rng)
+    _redeal_decks(new, rng)
+    # The RNG cursor (the order of every later reshuffle) is hidden from everyone too. It is the only
+    # secret a game without monuments and without a resource deck has (standard variant).
+    new["rng"] = rng.next_u64()
+    return new

@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 DATA = Path(__file__).parent / "data"
 SOURCES = ("rulebook", "published", "project")
@@ -106,7 +106,7 @@ class GameMap:
         return [h for h, t in self.terrain.items() if t != "sea"]
 
 
-def _fail(where: str, message: str) -> None:
+def _fail(where: str, message: str) -> NoReturn:
     raise ContentError(f"{where}: {message}")
 
 
@@ -114,7 +114,7 @@ def _int(where: str, entry: dict[str, Any], key: str, low: int = 0, high: int = 
     value = entry.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         _fail(where, f'"{key}" must be a whole number from {low} to {high}, got {value!r}')
-    return int(value)  # type: ignore[arg-type]
+    return int(value)
 
 
 def _source(where: str, value: Any) -> str:

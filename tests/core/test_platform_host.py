@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import games
 from bench.store_counter import StoreCounter
 from bot import replies as R
 from bot.core import Conductor
@@ -82,3 +85,18 @@ async def test_a_click_with_a_bare_verb_runs_that_verb_of_the_channels_game(host
     reply = await host.click(GUILD, CHANNEL, ANN, row.id, row.version, "announce wood")
     assert reply.ok and reply.group == "tt" and reply.turn_enders == ("done",) and reply.status == "active"
     assert [w[1] for w in reply.waiting] == ["ann", "bob"]
+
+
+async def test_a_verb_the_game_declares_not_undoable_is_refused(host: Conductor, store: Store, monkeypatch) -> None:
+    """Undo is declared per verb (boardgame.io's ``undoable``): the host asks the game, not a list of its own."""
+    manifest = games.get_manifest("tiny-towns")
+    verbs = tuple(replace(v, undoable=False) if v.name == "place" else v for v in manifest.spec.verbs)
+    monkeypatch.setitem(games._loaded, "tiny-towns", replace(manifest, spec=replace(manifest.spec, verbs=verbs)))
+    await started_two_player(host)
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    assert (await say(host, ANN, "/tt place A1")).ok
+    before = await snapshot(store)
+    refused = await say(host, ANN, "/game undo")
+    assert refused.error == R.ILLEGAL and "/tt place" in refused.private and await snapshot(store) == before
+    monkeypatch.undo()
+    assert (await say(host, ANN, "/game undo")).ok  # the real declaration lets a placement be taken back

@@ -1,4 +1,4 @@
-"""Hand-built Tiny Towns views in the exact shape of briefs/tt_view.md, for renderer tests and the bench.
+"""Hand-built Tiny Towns views in the shape games/tiny_towns/view.py produces, for renderer tests and the bench.
 
 The catalog copies the printed patterns from the rules reference, so every building and
 monument the engine can show is exercised, independently of the engine package.
