@@ -181,7 +181,7 @@ class Conductor:
         if game is None or (reply.game_id is not None and reply.game_id != game.row.id):
             return reply
         row = game.row
-        reply.status = row.status  # type: ignore[assignment]  # the database CHECK keeps it to GameStatus
+        reply.status = row.status
         reply.group = game.spec.command_group
         reply.turn_enders = game.spec.turn_enders
         if row.status == "active" and row.state is not None and not row.paused:

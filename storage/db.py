@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 import aiosqlite
 
+from games.base import GameStatus
 from storage.migrate import migrate
 
 DEFAULT_PATH = "./data/conductor.db"
@@ -37,7 +38,7 @@ class GameRow:
     guild_id: str
     channel_id: str
     game: str
-    status: str
+    status: GameStatus  # the schema's CHECK constraint keeps stored values to these
     host_id: str
     options: dict[str, Any]
     seed: int | None
@@ -356,7 +357,7 @@ class Store:
         finally:
             await self._db.execute("COMMIT")
 
-    async def commit(self, game: GameRow, *, state: dict[str, Any] | None = None, status: str | None = None,
+    async def commit(self, game: GameRow, *, state: dict[str, Any] | None = None, status: GameStatus | None = None,
                      seed: int | None = None, host_id: str | None = None, paused: bool | None = None,
                      seats: Sequence[SeatRow] | None = None, moves: Sequence[MoveRecord] = (),
                      revert_from_seq: int | None = None, revert_seqs: Sequence[int] = (),

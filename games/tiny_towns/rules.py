@@ -103,7 +103,7 @@ def _monument(state: State, seat: int, move: Move, events: list[Event]) -> None:
     if town.get("monument"):
         raise IllegalMove(f"You already keep {CATALOGUE[town['monument']]['name']}.")
     slug = move.get("monument")
-    if slug not in options:
+    if not isinstance(slug, str) or slug not in options:
         names = " or ".join(f"{s} ({CATALOGUE[s]['name']})" for s in options)
         shown = CATALOGUE[slug]["name"] if slug in CATALOGUE else repr(slug)
         raise IllegalMove(f"{shown} is not one of your monuments: keep {names}.")
@@ -288,7 +288,7 @@ def _claim(state: State, seat: int, move: Move, events: list[Event]) -> None:
     town = _after_placing(state, seat)
     slug = move.get("building")
     pending = town.get("pending_claims") or []
-    if slug not in pending:
+    if not isinstance(slug, str) or slug not in pending:
         if not pending:
             raise IllegalMove("You have no Opaleye's Watch claim to use now.")
         names = ", ".join(pending)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.base import State
+from games.base import Standing, State
 from games.tiny_towns.content import CATALOGUE, ORDER, RULES
 from games.tiny_towns.patterns import ADJACENT, CELLS, CENTRE, COL_OF, CORNERS, LINES, ROW_OF, SURROUNDING
 
@@ -332,9 +332,9 @@ def solo_title(score: int) -> str:
     return RULES["solo"]["titles"][-1][1]
 
 
-def standings(state: State) -> list[dict[str, Any]]:
+def standings(state: State) -> list[Standing]:
     """Players in rank order with the rulebook's tie-breaks; resigned players rank last."""
-    rows = []
+    keyed: list[tuple[tuple[Any, ...], Standing]] = []
     for seat, town in enumerate(state["towns"]):
         result = score_town(state, seat)
         key = (
@@ -344,23 +344,15 @@ def standings(state: State) -> list[dict[str, Any]]:
             result["empty"],
             -result["cottages"],
         )
-        row: dict[str, Any] = {
-            "seat": seat,
-            "player": state["names"][seat],
-            "score": result["total"],
-            "breakdown": result["breakdown"],
-            "_key": key,
-        }
+        row = Standing(seat=seat, player=state["names"][seat], score=result["total"], rank=0,
+                       breakdown=result["breakdown"])
         if len(state["towns"]) == 1:
             row["title"] = solo_title(result["total"])
-        rows.append(row)
-    rows.sort(key=lambda r: (r["_key"], r["seat"]))
-    rank = 0
-    previous = None
-    for position, row in enumerate(rows, start=1):
-        if row["_key"] != previous:
-            rank = position
-            previous = row["_key"]
+        keyed.append((key, row))
+    keyed.sort(key=lambda item: (item[0], item[1]["seat"]))
+    rank, previous = 0, None
+    for position, (key, row) in enumerate(keyed, start=1):
+        if key != previous:
+            rank, previous = position, key
         row["rank"] = rank
-        del row["_key"]
-    return rows
+    return [row for _, row in keyed]

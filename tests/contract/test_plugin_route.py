@@ -19,6 +19,7 @@ from discord import app_commands
 import games
 import rendering
 from bot.core import Conductor
+from bot.discord.bridge import view_for
 from bot.discord.commands import build_tree
 from bot.replies import Actor, Reply
 from bot.transcript import TranscriptError, parse_transcript, replay
@@ -168,3 +169,24 @@ def test_the_slash_group_has_its_verbs(plugin_game: GameManifest) -> None:
     assert [parameter.display_name for parameter in bank.parameters] == ["die"]
     done = group.get_command("done")
     assert isinstance(done, app_commands.Command) and not done.parameters
+
+
+async def test_buttons_and_autocomplete_come_from_its_declaration(host: Conductor) -> None:
+    """The Discord adapter's Done button and option suggestions for a game it has never heard of."""
+    for actor, text in ((ANN, "/game new dice-duel"), (BOB, "/game join"), (ANN, "/game start")):
+        reply = await say(host, actor, text)
+        assert reply.ok, (text, reply.private)
+    assert reply.group == "dd" and reply.turn_enders == ("done",) and reply.status == "active"
+    view = view_for(reply)
+    assert view is not None
+    labels = [getattr(getattr(item, "item", item), "label", "") for item in view.children]
+    assert "Done" in labels and "Choose a move" in labels, labels
+    game = await host.channel_game(GUILD, CHANNEL)
+    assert game is not None and game.row.state is not None
+    actor = (ANN, BOB)[game.spec.status(game.row.state).to_act[0]]
+    labelled = await host.labelled_commands(GUILD, CHANNEL, actor.user_id)
+    verb = game.spec.verb("bank")
+    assert verb is not None
+    offered = {verb.split("dd", text)["die"] for text, _ in labelled if text.startswith("/dd bank")}
+    hand = await say(host, actor, "/game hand")
+    assert offered and offered <= set("123456") and hand.legal == labelled
