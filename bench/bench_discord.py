@@ -64,16 +64,18 @@ class Table:
         self.state = SPEC.setup(["ann", "bob"], parse_options(OPTIONS, SPEC.options), seed)
         self.samples: list[tuple[str, float, float, bool]] = []  # (kind, ack, answer, image)
 
-    async def command(self, user: int, name: str, options: dict[str, Any] | None = None,
-                      kind: str = "move") -> InteractionRecord:
+    async def command(
+        self, user: int, name: str, options: dict[str, Any] | None = None, kind: str = "move"
+    ) -> InteractionRecord:
         if kind != "setup" and self.think[1] > 0:
             await asyncio.sleep(self.rng.uniform(*self.think))
         record = await self.fake.slash(user, name, options, channel=self.channel)
         await record.wait(timeout=60)
         assert record.callback_at is not None and record.answered_at is not None
         image = any(m.attachments for m in record.messages)
-        self.samples.append((kind, record.callback_at - record.dispatched_at, record.answered_at -
-                             record.dispatched_at, image))
+        self.samples.append(
+            (kind, record.callback_at - record.dispatched_at, record.answered_at - record.dispatched_at, image)
+        )
         return record
 
     async def setup(self) -> None:
@@ -98,11 +100,12 @@ class Table:
             await self.command(PLAYERS[0], "game board", None, "board")
 
 
-async def run_level(fake: FakeDiscord, channels: list[int], rounds: int, stall_file: Path,
-                    think: tuple[float, float]) -> dict[str, Any]:
+async def run_level(
+    fake: FakeDiscord, channels: list[int], rounds: int, stall_file: Path, think: tuple[float, float]
+) -> dict[str, Any]:
     tables = [Table(fake, channel, 1000 + i, think) for i, channel in enumerate(channels)]
     for start in range(0, len(tables), 20):  # lobbies are not what we measure: open them in batches
-        await asyncio.gather(*(t.setup() for t in tables[start:start + 20]))
+        await asyncio.gather(*(t.setup() for t in tables[start : start + 20]))
     for table in tables:
         table.samples.clear()
     stall_file.with_suffix(".reset").write_text("reset")
@@ -117,14 +120,21 @@ async def run_level(fake: FakeDiscord, channels: list[int], rounds: int, stall_f
     with_image = [s[2] for s in samples if s[3]]
     ms = 1000.0
     return {
-        "games": len(tables), "commands": len(samples), "seconds": round(elapsed, 2),
+        "games": len(tables),
+        "commands": len(samples),
+        "seconds": round(elapsed, 2),
         "commands_per_s": round(len(samples) / elapsed, 1),
-        "p50_ms": round(percentile(answers, 0.5) * ms, 1), "p99_ms": round(percentile(answers, 0.99) * ms, 1),
-        "with_image": {"count": len(with_image), "p50_ms": round(percentile(with_image, 0.5) * ms, 1),
-                       "p99_ms": round(percentile(with_image, 0.99) * ms, 1)},
+        "p50_ms": round(percentile(answers, 0.5) * ms, 1),
+        "p99_ms": round(percentile(answers, 0.99) * ms, 1),
+        "with_image": {
+            "count": len(with_image),
+            "p50_ms": round(percentile(with_image, 0.5) * ms, 1),
+            "p99_ms": round(percentile(with_image, 0.99) * ms, 1),
+        },
         "ack_p99_ms": round(percentile([s[1] for s in samples], 0.99) * ms, 1),
         "mean_ms": round(statistics.fmean(answers) * ms, 1) if answers else None,
-        "max_loop_stall_ms": stall["max_stall_ms"], "stalls_over_100ms": stall["stalls_over_100ms"],
+        "max_loop_stall_ms": stall["max_stall_ms"],
+        "stalls_over_100ms": stall["stalls_over_100ms"],
     }
 
 
@@ -164,5 +174,4 @@ if __name__ == "__main__":
     parser.add_argument("--levels", default="1,20,100")
     parser.add_argument("--modes", default="paced,burst")
     args = parser.parse_args()
-    print(json.dumps(asyncio.run(main([int(x) for x in args.levels.split(",")], args.rounds,
-                                      args.modes.split(",")))))
+    print(json.dumps(asyncio.run(main([int(x) for x in args.levels.split(",")], args.rounds, args.modes.split(",")))))

@@ -37,8 +37,11 @@ def apply_latency(slug: str, players: int, games_count: int = 5) -> dict[str, fl
             start = time.perf_counter()
             state, _ = spec.apply(state, seat, move)
             samples.append((time.perf_counter() - start) * 1000)
-    return {"apply_ms_median": round(statistics.median(samples), 3),
-            "apply_ms_p99": round(_percentile(samples, 0.99), 3), "moves": len(samples)}
+    return {
+        "apply_ms_median": round(statistics.median(samples), 3),
+        "apply_ms_p99": round(_percentile(samples, 0.99), 3),
+        "moves": len(samples),
+    }
 
 
 async def long_transcript() -> str:
@@ -64,8 +67,12 @@ async def replay_timing() -> dict[str, float]:
     start = time.perf_counter()
     result = await replay(transcript)
     elapsed = time.perf_counter() - start
-    return {"transcript_lines": len(transcript.lines), "replay_s": round(elapsed, 3),
-            "replay_moves_per_s": round(result.moves / elapsed), "status": result.status}
+    return {
+        "transcript_lines": len(transcript.lines),
+        "replay_s": round(elapsed, 3),
+        "replay_moves_per_s": round(result.moves / elapsed),
+        "status": result.status,
+    }
 
 
 async def store_per_move(rounds: int = 40) -> dict[str, float]:
@@ -73,8 +80,7 @@ async def store_per_move(rounds: int = 40) -> dict[str, float]:
     store = await Store.open(":memory:")
     host = Conductor(store, render_images=False, seed_source=lambda: 7)
     ann, bob = Actor("1", "ann"), Actor("2", "bob")
-    for actor, text in [(ann, "/game new tiny-towns buildings=first-game"), (bob, "/game join"),
-                        (ann, "/game start")]:
+    for actor, text in [(ann, "/game new tiny-towns buildings=first-game"), (bob, "/game join"), (ann, "/game start")]:
         assert (await host.handle("g", "c", actor, text)).ok
     counter = StoreCounter(store)
     moves = reads = writes = statements = 0
@@ -88,8 +94,13 @@ async def store_per_move(rounds: int = 40) -> dict[str, float]:
             moves, reads, writes = moves + 1, reads + counter.reads, writes + counter.writes
             statements += counter.statements
     await store.close()
-    return {"moves": moves, "store_calls": round((reads + writes) / moves, 2), "reads": round(reads / moves, 2),
-            "writes": round(writes / moves, 2), "sql_round_trips": round(statements / moves, 2)}
+    return {
+        "moves": moves,
+        "store_calls": round((reads + writes) / moves, 2),
+        "reads": round(reads / moves, 2),
+        "writes": round(writes / moves, 2),
+        "sql_round_trips": round(statements / moves, 2),
+    }
 
 
 def main() -> None:

@@ -75,9 +75,7 @@ def main() -> None:
     six = full_views(6)
     cases["full_6p_cold_cache"] = measure([lambda v=v: render(v) for v in six], before=clear_caches)
     cases["focus_6p"] = measure([lambda v=v: render(v, focus=v["viewer"]) for v in six])
-    cases["standings_6p"] = measure(
-        [lambda v=v: render_standings(v, synthetic.standings_for(v)) for v in six]
-    )
+    cases["standings_6p"] = measure([lambda v=v: render_standings(v, synthetic.standings_for(v)) for v in six])
 
     engine: dict[str, Any] | str
     try:

@@ -43,15 +43,19 @@ def raw_sqlite(path: Path, state: dict) -> float:
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, state TEXT, version INTEGER, updated_at REAL)")
-    db.execute("CREATE TABLE moves (game_id INTEGER, seq INTEGER, seat INTEGER, user_id TEXT, text TEXT, "
-               "created_at REAL, PRIMARY KEY (game_id, seq))")
+    db.execute(
+        "CREATE TABLE moves (game_id INTEGER, seq INTEGER, seat INTEGER, user_id TEXT, text TEXT, "
+        "created_at REAL, PRIMARY KEY (game_id, seq))"
+    )
     db.execute("INSERT INTO games (id, state, version, updated_at) VALUES (1, '{}', 0, 0)")
     start = time.perf_counter()
     for i in range(MOVES):
         state["round"] = i
         db.execute("BEGIN IMMEDIATE")
-        cur = db.execute("UPDATE games SET state = ?, version = version + 1, updated_at = ? "
-                         "WHERE id = 1 AND version = ?", (dumps(state), time.time(), i))
+        cur = db.execute(
+            "UPDATE games SET state = ?, version = version + 1, updated_at = ? WHERE id = 1 AND version = ?",
+            (dumps(state), time.time(), i),
+        )
         assert cur.rowcount == 1
         db.execute("INSERT INTO moves VALUES (1, ?, 0, 'u', ?, ?)", (i + 1, f"/tt place A{i}", time.time()))
         db.execute("COMMIT")
@@ -65,14 +69,18 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store_rate = asyncio.run(through_store(Path(tmp) / "store.db", state))
         raw_rate = raw_sqlite(Path(tmp) / "raw.db", state)
-    print(json.dumps({
-        "moves": MOVES,
-        "state_bytes": len(dumps(state)),
-        "store_moves_per_s": round(store_rate),
-        "raw_sqlite3_moves_per_s": round(raw_rate),
-        "store_to_raw_ratio": round(store_rate / raw_rate, 3),
-        "target_moves_per_s": 1000,
-    }))
+    print(
+        json.dumps(
+            {
+                "moves": MOVES,
+                "state_bytes": len(dumps(state)),
+                "store_moves_per_s": round(store_rate),
+                "raw_sqlite3_moves_per_s": round(raw_rate),
+                "store_to_raw_ratio": round(store_rate / raw_rate, 3),
+                "target_moves_per_s": 1000,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -47,9 +47,11 @@ def random_games(map_name: str) -> dict[str, Any]:
             state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 0))
             moves += 1
     elapsed = time.perf_counter() - start
-    return {"games_per_s": round(GAMES_PER_MAP / elapsed, 2),
-            "moves_per_game": round(moves / GAMES_PER_MAP, 1),
-            "legal_moves": _ms(legal_times)}
+    return {
+        "games_per_s": round(GAMES_PER_MAP / elapsed, 2),
+        "moves_per_game": round(moves / GAMES_PER_MAP, 1),
+        "legal_moves": _ms(legal_times),
+    }
 
 
 def bot_games(map_name: str) -> dict[str, Any]:

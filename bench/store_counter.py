@@ -9,8 +9,18 @@ from collections import Counter
 from typing import Any
 
 # Store methods that change the database; every other public coroutine only reads.
-WRITES = ("create_game", "update_game", "set_seats", "commit", "add_timer", "cancel_timers", "delete_timer",
-          "set_channel_setting", "set_user_setting", "claim_due_timers")
+WRITES = (
+    "create_game",
+    "update_game",
+    "set_seats",
+    "commit",
+    "add_timer",
+    "cancel_timers",
+    "delete_timer",
+    "set_channel_setting",
+    "set_user_setting",
+    "claim_due_timers",
+)
 
 
 class StoreCounter:

@@ -29,14 +29,20 @@ async def check_store(store: Store) -> list[Finding]:
             findings.append(Finding(row.id, "unknown-game", str(exc)))
             continue
         if row.rules_version != spec.rules_version:
-            findings.append(Finding(row.id, "incompatible", f"stored with rules {row.rules_version}, this build "
-                                                            f"has {spec.rules_version}; not re-played"))
+            findings.append(
+                Finding(
+                    row.id,
+                    "incompatible",
+                    f"stored with rules {row.rules_version}, this build has {spec.rules_version}; not re-played",
+                )
+            )
             continue
         seats = await store.seats(row.id)
         moves = await store.moves(row.id)
         try:
-            state = rebuild(spec, [s.display_name for s in seats], row.options, row.seed,
-                            [(m.seat, m.text) for m in moves])
+            state = rebuild(
+                spec, [s.display_name for s in seats], row.options, row.seed, [(m.seat, m.text) for m in moves]
+            )
         except IllegalMove as exc:
             findings.append(Finding(row.id, "broken-log", f"the move log no longer replays: {exc.message}"))
             continue

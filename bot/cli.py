@@ -88,8 +88,10 @@ async def _console(settings: Settings, moderators: set[str]) -> int:
 
 def _run(settings: Settings) -> int:
     if not settings.discord_token:
-        print("No DISCORD_TOKEN in .env or the environment: opening the local console instead "
-              f"(database {settings.database_path}). Put a bot token in .env to connect to Discord.")
+        print(
+            "No DISCORD_TOKEN in .env or the environment: opening the local console instead "
+            f"(database {settings.database_path}). Put a bot token in .env to connect to Discord."
+        )
         return asyncio.run(_console(settings, set()))
     return discord_app.run_bot(settings)
 

@@ -129,40 +129,44 @@ class GameCommand:
     denied: str = ""  # the refusal when the permission check fails
 
 
-COMMANDS: dict[str, GameCommand] = {c.name: c for c in (
-    GameCommand("new", "anyone", "nothing", lobby.new, words),
-    GameCommand("join", "anyone", "open", lobby.join),
-    GameCommand("leave", "player", "open", lobby.leave, denied="You are not in this game."),
-    GameCommand("start", "host", "open", lobby.start, start_seed, "Only the host ({host}) can start the game."),
-    GameCommand("status", "anyone", "latest", table.status),
-    GameCommand("board", "anyone", "latest", table.board, board_focus),
-    GameCommand("hand", "anyone", "latest", table.hand),
-    GameCommand("history", "anyone", "latest", table.history, history_count),
-    GameCommand("rules", "anyone", "latest", table.rules, words),
-    GameCommand("resign", "player", "open", table.resign),
-    GameCommand("abort", "anyone", "open", moderation.abort),
-    GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/game kick <player>`.")),
-    GameCommand("substitute", "moderator", "open", moderation.substitute, substitution),
-    GameCommand("undo", "anyone", "open", table.undo),
-    GameCommand("export", "anyone", "latest", table.export_game),
-    GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
-    GameCommand("skip", "moderator", "open", moderation.skip, optional_word),
-    GameCommand("rollback", "moderator", "open", table.rollback, move_number),
-    GameCommand("list", "anyone", "nothing", lobby.list_games),
-    GameCommand("mygames", "anyone", "nothing", lobby.mygames),
-    GameCommand("config", "moderator", "nothing", lobby.config, words),
-    GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
-    GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement),
-    GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted),
-)}
+COMMANDS: dict[str, GameCommand] = {
+    c.name: c
+    for c in (
+        GameCommand("new", "anyone", "nothing", lobby.new, words),
+        GameCommand("join", "anyone", "open", lobby.join),
+        GameCommand("leave", "player", "open", lobby.leave, denied="You are not in this game."),
+        GameCommand("start", "host", "open", lobby.start, start_seed, "Only the host ({host}) can start the game."),
+        GameCommand("status", "anyone", "latest", table.status),
+        GameCommand("board", "anyone", "latest", table.board, board_focus),
+        GameCommand("hand", "anyone", "latest", table.hand),
+        GameCommand("history", "anyone", "latest", table.history, history_count),
+        GameCommand("rules", "anyone", "latest", table.rules, words),
+        GameCommand("resign", "player", "open", table.resign),
+        GameCommand("abort", "anyone", "open", moderation.abort),
+        GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/game kick <player>`.")),
+        GameCommand("substitute", "moderator", "open", moderation.substitute, substitution),
+        GameCommand("undo", "anyone", "open", table.undo),
+        GameCommand("export", "anyone", "latest", table.export_game),
+        GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
+        GameCommand("skip", "moderator", "open", moderation.skip, optional_word),
+        GameCommand("rollback", "moderator", "open", table.rollback, move_number),
+        GameCommand("list", "anyone", "nothing", lobby.list_games),
+        GameCommand("mygames", "anyone", "nothing", lobby.mygames),
+        GameCommand("config", "moderator", "nothing", lobby.config, words),
+        GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
+        GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement),
+        GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted),
+    )
+}
 
 
 def permission_refusal(command: GameCommand, ctx: Ctx) -> Reply | None:
     """None when ``ctx.actor`` may use ``command`` on ``ctx.table``."""
     actor = ctx.actor
     if command.permission == "moderator" and not actor.is_moderator:
-        return Reply.refuse(R.FORBIDDEN, f"Only moderators (Manage Channels or the moderator role) can use "
-                                         f"/game {command.name}.")
+        return Reply.refuse(
+            R.FORBIDDEN, f"Only moderators (Manage Channels or the moderator role) can use /game {command.name}."
+        )
     game = ctx.table
     if game is None or actor.is_moderator:
         return None

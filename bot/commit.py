@@ -72,15 +72,18 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
         public = "\n".join(line for line in (public, f"**{after.summary}**") if line)
         finished = finished or after.finished
         if not after.finished:
-            pings = [seats[s].user_id for s in after.to_act if s in newly and seats[s].kind == "human"
-                     and seats[s].user_id not in game.pings_off]
+            pings = [
+                seats[s].user_id
+                for s in after.to_act
+                if s in newly and seats[s].kind == "human" and seats[s].user_id not in game.pings_off
+            ]
         cancel = cancel if cancel == "all" else tuple(dict.fromkeys((*cancel, *TURN_TIMERS)))
         # Planned for the row as this change leaves it (the write adds one to the version).
-        planned = replace(game.row, status=status_word or game.row.status, paused=paused,
-                          version=game.row.version + 1)
+        planned = replace(game.row, status=status_word or game.row.status, paused=paused, version=game.row.version + 1)
         add += plan_turn_timers(game, planned, after, now)
-    return Outcome(state, status_word, moves, public, private, pings, post_board or change.post_board, finished,
-                   cancel, add)
+    return Outcome(
+        state, status_word, moves, public, private, pings, post_board or change.post_board, finished, cancel, add
+    )
 
 
 def describe(change: Change, batches: list[tuple[int | None, list[Event]]]) -> tuple[str, str, bool]:

@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from games.base import IllegalMove
 from storage import Store
 
-USAGE = ("Use `/game config show`, `/game config reminder <hours|off>`, `/game config deadline <hours|off>`, "
-         "`/game config lobby <days>` or `/game config modrole <@role|off>`.")
+USAGE = (
+    "Use `/game config show`, `/game config reminder <hours|off>`, `/game config deadline <hours|off>`, "
+    "`/game config lobby <days>` or `/game config modrole <@role|off>`."
+)
 DEFAULT_LOBBY_DAYS = 7.0
 
 
@@ -38,9 +40,11 @@ async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[
         modrole = await store.channel_setting(guild_id, channel_id, "modrole")
         lobby = await store.channel_setting(guild_id, channel_id, "lobby_days")
         days = float(lobby) if lobby is not None else DEFAULT_LOBBY_DAYS
-        return (f"Reminder after {reminder if reminder != '0' else 'never (off)'} h idle; deadline "
-                f"{deadline + ' h' if deadline != '0' else 'off'}; lobbies close after {days:g} days; moderator role "
-                f"{'<@&' + modrole + '>' if modrole else 'none (Manage Channels only)'}.")
+        return (
+            f"Reminder after {reminder if reminder != '0' else 'never (off)'} h idle; deadline "
+            f"{deadline + ' h' if deadline != '0' else 'off'}; lobbies close after {days:g} days; moderator role "
+            f"{'<@&' + modrole + '>' if modrole else 'none (Manage Channels only)'}."
+        )
     key, rest = args[0].lower(), args[1:]
     if key in ("reminder", "deadline"):
         if len(rest) != 1:

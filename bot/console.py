@@ -34,8 +34,13 @@ def show(reply: Reply, out_dir: Path, stream: TextIO) -> None:
         stream.write(f"image: {path} ({image.description})\n")
 
 
-async def run_console(host: Conductor, moderators: set[str], stdin: TextIO = sys.stdin,
-                      stdout: TextIO = sys.stdout, out_dir: Path = Path("out")) -> None:
+async def run_console(
+    host: Conductor,
+    moderators: set[str],
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    out_dir: Path = Path("out"),
+) -> None:
     interactive = stdin.isatty()
     if interactive:
         stdout.write(HELP + "\n")

@@ -34,8 +34,10 @@ from storage import StaleVersion, Store
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
-STALE_CLICK = ("This board is out of date: the game has moved on since these buttons were posted. Use the latest "
-               "message or `/game status`.")
+STALE_CLICK = (
+    "This board is out of date: the game has moved on since these buttons were posted. Use the latest "
+    "message or `/game status`."
+)
 
 
 class Conductor:
@@ -46,8 +48,15 @@ class Conductor:
     default executor.
     """
 
-    def __init__(self, store: Store, *, render_images: bool = True, clock: Callable[[], float] = time.time,
-                 seed_source: Callable[[], int] | None = None, render_executor: Executor | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        render_images: bool = True,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] | None = None,
+        render_executor: Executor | None = None,
+    ) -> None:
         self.store = store
         self.render_images = render_images
         self.render_executor = render_executor
@@ -57,13 +66,22 @@ class Conductor:
 
     # ----- entry points ------------------------------------------------------------------
 
-    async def handle(self, guild_id: str, channel_id: str, actor: Actor, text: str,
-                     names: Mapping[str, str] | None = None) -> Reply:
+    async def handle(
+        self, guild_id: str, channel_id: str, actor: Actor, text: str, names: Mapping[str, str] | None = None
+    ) -> Reply:
         """Run one typed command. ``names`` maps user ids mentioned in the text to display names."""
         return await self._run(guild_id, channel_id, actor, text, names or {}, None)
 
-    async def click(self, guild_id: str, channel_id: str, actor: Actor, game_id: int, version: int, text: str,
-                    names: Mapping[str, str] | None = None) -> Reply:
+    async def click(
+        self,
+        guild_id: str,
+        channel_id: str,
+        actor: Actor,
+        game_id: int,
+        version: int,
+        text: str,
+        names: Mapping[str, str] | None = None,
+    ) -> Reply:
         """Run the command a button or menu stands for, drawn for ``game_id`` at ``version``.
 
         Refused as stale, with nothing changed, unless that is still the channel's game and
@@ -72,8 +90,15 @@ class Conductor:
         """
         return await self._run(guild_id, channel_id, actor, text, names or {}, (game_id, version))
 
-    async def _run(self, guild_id: str, channel_id: str, actor: Actor, text: str, names: Mapping[str, str],
-                   expected: tuple[int, int] | None) -> Reply:
+    async def _run(
+        self,
+        guild_id: str,
+        channel_id: str,
+        actor: Actor,
+        text: str,
+        names: Mapping[str, str],
+        expected: tuple[int, int] | None,
+    ) -> Reply:
         words = text.strip().split()
         bare_verb = expected is not None and bool(words) and not words[0].startswith("/")
         if not words or not (words[0].startswith("/") or bare_verb):
@@ -81,16 +106,19 @@ class Conductor:
         group = "" if bare_verb else words[0][1:].lower()
         command: GameCommand | None = None
         spec: GameSpec | None = None
-        ctx = Ctx(self.store, self.clock, self.seed_source, self._draw, self.render_images, guild_id, channel_id,
-                  actor, names)
+        ctx = Ctx(
+            self.store, self.clock, self.seed_source, self._draw, self.render_images, guild_id, channel_id, actor, names
+        )
         if group == "game":
             if len(words) < 2:
                 return Reply.refuse(R.BAD_COMMAND, f"Use /game followed by one of: {', '.join(COMMANDS)}.")
             verb = words[1].lower()
             command = COMMANDS.get(verb)
             if command is None:
-                return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/game {verb}"{suggest(verb, COMMANDS)}. '
-                                                   f"Commands: {', '.join(COMMANDS)}.")
+                return Reply.refuse(
+                    R.BAD_COMMAND,
+                    f'Unknown command "/game {verb}"{suggest(verb, COMMANDS)}. Commands: {", ".join(COMMANDS)}.',
+                )
             if command.permission == "moderator" and (refused := permission_refusal(command, ctx)) is not None:
                 return refused
             if command.needs == "nothing" and expected is None:
@@ -99,17 +127,31 @@ class Conductor:
             spec = games.game_for_group(group)
             if spec is None:
                 groups = ["game", *(m.spec.command_group for m in games.manifests())]
-                return Reply.refuse(R.BAD_COMMAND, f'Unknown command "/{group}"{suggest(group, groups)}. '
-                                                   f"Commands: {', '.join('/' + g for g in groups)}.")
+                return Reply.refuse(
+                    R.BAD_COMMAND,
+                    f'Unknown command "/{group}"{suggest(group, groups)}. '
+                    f"Commands: {', '.join('/' + g for g in groups)}.",
+                )
         async with self._lock(guild_id, channel_id):
             game: Table | None = None
             for _ in range(RETRIES_ON_STALE):
                 game = await self._table(guild_id, channel_id)
                 if expected is not None and (game is None or (game.row.id, game.row.version) != expected):
-                    return Reply.refuse(R.STALE, STALE_CLICK, game.row.id if game else None,
-                                        game.row.version if game else None)
-                ctx = Ctx(self.store, self.clock, self.seed_source, self._draw, self.render_images, guild_id,
-                          channel_id, actor, names, game)
+                    return Reply.refuse(
+                        R.STALE, STALE_CLICK, game.row.id if game else None, game.row.version if game else None
+                    )
+                ctx = Ctx(
+                    self.store,
+                    self.clock,
+                    self.seed_source,
+                    self._draw,
+                    self.render_images,
+                    guild_id,
+                    channel_id,
+                    actor,
+                    names,
+                    game,
+                )
                 try:
                     if command is not None:
                         result = await self._game_command(command, ctx, words[2:])
@@ -127,8 +169,12 @@ class Conductor:
                 except StaleVersion:
                     # Another process wrote first: back off a little, then re-read and re-validate.
                     await asyncio.sleep(random.uniform(0.001, 0.02))
-            return Reply.refuse(R.STALE, "The game changed while your command was processed; please try again.",
-                                game.row.id if game else None, game.row.version if game else None)
+            return Reply.refuse(
+                R.STALE,
+                "The game changed while your command was processed; please try again.",
+                game.row.id if game else None,
+                game.row.version if game else None,
+            )
 
     async def _without_game(self, command: GameCommand, ctx: Ctx, words: list[str]) -> Reply:
         try:
@@ -144,8 +190,11 @@ class Conductor:
         if command.needs == "open" and game is not None and game.row.status not in ("lobby", "active"):
             game = None
         if game is None and not (command.name == "rules" and words):
-            return Reply.refuse(R.NO_GAME, "There is no game in this channel. Start one with `/game new <game>` "
-                                           f"({', '.join(games.available_slugs())}).")
+            return Reply.refuse(
+                R.NO_GAME,
+                "There is no game in this channel. Start one with `/game new <game>` "
+                f"({', '.join(games.available_slugs())}).",
+            )
         ctx = replace(ctx, table=game)
         refused = permission_refusal(command, ctx)
         if refused is not None:
@@ -162,16 +211,34 @@ class Conductor:
         """Complete ``change`` in memory (bots, status, timers), write it once, then announce it."""
         outcome = settle(game, change, self.clock())
         row = await self.store.commit(
-            game.row, state=outcome.state, status=outcome.status, seed=change.seed, host_id=change.host_id,
-            paused=change.paused, seats=change.seats, moves=outcome.moves, revert_from_seq=change.revert_from_seq,
-            revert_seqs=change.revert_seqs, cancel_timers=outcome.cancel_timers, add_timers=outcome.add_timers)
-        after = Table(row, game.spec, change.seats if change.seats is not None else game.seats, game.settings,
-                      game.pings_off)
+            game.row,
+            state=outcome.state,
+            status=outcome.status,
+            seed=change.seed,
+            host_id=change.host_id,
+            paused=change.paused,
+            seats=change.seats,
+            moves=outcome.moves,
+            revert_from_seq=change.revert_from_seq,
+            revert_seqs=change.revert_seqs,
+            cancel_timers=outcome.cancel_timers,
+            add_timers=outcome.add_timers,
+        )
+        after = Table(
+            row, game.spec, change.seats if change.seats is not None else game.seats, game.settings, game.pings_off
+        )
         return self._stamp(await self._announce(ctx, after, change, outcome), after)
 
     async def _announce(self, ctx: Ctx, game: Table, change: Change, outcome: Outcome) -> Reply:
-        reply = Reply(public=outcome.public, private=outcome.private, game_id=game.row.id, version=game.row.version,
-                      hide_command=change.hide_command, pings=outcome.pings, finished=outcome.finished)
+        reply = Reply(
+            public=outcome.public,
+            private=outcome.private,
+            game_id=game.row.id,
+            version=game.row.version,
+            hide_command=change.hide_command,
+            pings=outcome.pings,
+            finished=outcome.finished,
+        )
         if change.continues and (outcome.post_board or outcome.finished) and game.row.state is not None:
             reply.images = await self._board_images(game, outcome.finished)
         return reply
@@ -197,13 +264,21 @@ class Conductor:
         view = game.spec.view(state, None)
         standings = game.spec.standings(state)
         summary = game.spec.status(state).summary
-        images = [ImageOut(f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",
-                           await self._draw(render_board, view, None),
-                           f"{game.spec.name} board. {summary}. Scores: {scores_line(standings)}.")]
+        images = [
+            ImageOut(
+                f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",
+                await self._draw(render_board, view, None),
+                f"{game.spec.name} board. {summary}. Scores: {scores_line(standings)}.",
+            )
+        ]
         if finished:
-            images.append(ImageOut(f"{game.spec.slug}-{game.row.id}-standings.png",
-                                   await self._draw(render_standings_image, view, standings),
-                                   f"Final standings: {standings_line(standings)}."))
+            images.append(
+                ImageOut(
+                    f"{game.spec.slug}-{game.row.id}-standings.png",
+                    await self._draw(render_standings_image, view, standings),
+                    f"Final standings: {standings_line(standings)}.",
+                )
+            )
         return images
 
     # ----- queries for front ends ---------------------------------------------------------
@@ -224,12 +299,15 @@ class Conductor:
         """The sender's legal moves for a menu, or the stale refusal if the menu's board is old."""
         game = await self._table(guild_id, channel_id)
         if game is None or (game.row.id, game.row.version) != (game_id, version):
-            return Reply.refuse(R.STALE, STALE_CLICK, game.row.id if game else None,
-                                game.row.version if game else None)
+            return Reply.refuse(R.STALE, STALE_CLICK, game.row.id if game else None, game.row.version if game else None)
         seat = game.seat_of(actor.user_id)
         legal = labelled_moves(game, seat) if seat is not None and game.row.status == "active" else []
-        reply = Reply(private="" if legal else "You have no move to make right now.", legal=legal,
-                      game_id=game.row.id, version=game.row.version)
+        reply = Reply(
+            private="" if legal else "You have no move to make right now.",
+            legal=legal,
+            game_id=game.row.id,
+            version=game.row.version,
+        )
         return self._stamp(reply, game)
 
     async def players(self, guild_id: str, channel_id: str) -> list[tuple[str, str, bool]]:
@@ -288,8 +366,18 @@ class Conductor:
         result = fire(kind, game)
         if result is None or isinstance(result, Reply):
             return self._stamp(result, game) if result is not None else None
-        ctx = Ctx(self.store, self.clock, self.seed_source, self._draw, self.render_images, game.row.guild_id,
-                  game.row.channel_id, Actor("timer", "timer"), {}, game)
+        ctx = Ctx(
+            self.store,
+            self.clock,
+            self.seed_source,
+            self._draw,
+            self.render_images,
+            game.row.guild_id,
+            game.row.channel_id,
+            Actor("timer", "timer"),
+            {},
+            game,
+        )
         try:
             return await self._commit(ctx, game, result)
         except StaleVersion:

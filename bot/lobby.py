@@ -27,24 +27,41 @@ async def new(ctx: Ctx) -> Reply:
     lobby = await ctx.store.channel_setting(ctx.guild_id, ctx.channel_id, "lobby_days")
     days = float(lobby) if lobby is not None else DEFAULT_LOBBY_DAYS
     try:
-        row = await ctx.store.create_game(ctx.guild_id, ctx.channel_id, spec.slug, ctx.actor.user_id, ctx.actor.name,
-                                          options, spec.rules_version, [lobby_expiry(days, ctx.clock())])
+        row = await ctx.store.create_game(
+            ctx.guild_id,
+            ctx.channel_id,
+            spec.slug,
+            ctx.actor.user_id,
+            ctx.actor.name,
+            options,
+            spec.rules_version,
+            [lobby_expiry(days, ctx.clock())],
+        )
     except ChannelBusy:
         existing = await ctx.store.open_game(ctx.guild_id, ctx.channel_id)
         what = f"a {games.get_game(existing.game).name} {existing.status}" if existing else "a game"
-        return Reply.refuse(R.BAD_COMMAND, f"This channel already has {what}. Finish it or `/game abort` it "
-                                           "first, or open a thread for a new game.")
+        return Reply.refuse(
+            R.BAD_COMMAND,
+            f"This channel already has {what}. Finish it or `/game abort` it first, or open a thread for a new game.",
+        )
     shown = format_options(options, spec.options)
-    return Reply(public=f"{ctx.actor.name} opened a {spec.name} lobby{f' ({shown})' if shown else ''}. "
-                        f"Join with `/game join`; the host starts with `/game start` ({player_range(spec)}).",
-                 game_id=row.id, version=row.version, status="lobby", group=spec.command_group)
+    return Reply(
+        public=f"{ctx.actor.name} opened a {spec.name} lobby{f' ({shown})' if shown else ''}. "
+        f"Join with `/game join`; the host starts with `/game start` ({player_range(spec)}).",
+        game_id=row.id,
+        version=row.version,
+        status="lobby",
+        group=spec.command_group,
+    )
 
 
 async def join(ctx: Ctx) -> Reply | Change:
     game, actor = ctx.game, ctx.actor
     if game.row.status != "lobby":
-        return game.refuse(R.BAD_COMMAND, "This game has already started; you can watch it or ask a moderator to "
-                                          "`/game substitute` you in.")
+        return game.refuse(
+            R.BAD_COMMAND,
+            "This game has already started; you can watch it or ask a moderator to `/game substitute` you in.",
+        )
     if game.seat_of(actor.user_id) is not None:
         return game.refuse(R.BAD_COMMAND, "You have already joined this game.")
     if len(game.seats) >= game.spec.max_players:
@@ -79,8 +96,9 @@ def remove_from_lobby(game: Table, seat: int, text: str) -> Change:
     humans = [s for s in remaining if s.kind == "human"]
     if not humans:
         return Change(public=f"{text} The lobby is empty and was closed.", status="aborted", cancel_timers="all")
-    change = Change(public=text, seats=[SeatRow(i, s.user_id, s.display_name, s.kind, s.bot_level)
-                                        for i, s in enumerate(remaining)])
+    change = Change(
+        public=text, seats=[SeatRow(i, s.user_id, s.display_name, s.kind, s.bot_level) for i, s in enumerate(remaining)]
+    )
     if game.seats[seat].user_id == game.row.host_id:
         change.host_id = humans[0].user_id
         change.public += f" {humans[0].display_name} is the new host."
@@ -99,8 +117,15 @@ async def start(ctx: Ctx) -> Reply | Change:
         state = game.spec.setup(game.names, game.row.options, seed)
     except IllegalMove as exc:
         return game.refuse(R.BAD_COMMAND, exc.message)
-    return Change(public=f"{game.spec.name} started with {', '.join(game.names)}.", state=state, status="active",
-                  seed=seed, cancel_timers=("lobby_expiry",), continues=True, post_board=True)
+    return Change(
+        public=f"{game.spec.name} started with {', '.join(game.names)}.",
+        state=state,
+        status="active",
+        seed=seed,
+        cancel_timers=("lobby_expiry",),
+        continues=True,
+        post_board=True,
+    )
 
 
 async def list_games(ctx: Ctx) -> Reply:

@@ -16,11 +16,15 @@ async def abort(ctx: Ctx) -> Reply | Change:
     game, actor = ctx.game, ctx.actor
     is_host = actor.user_id == game.row.host_id
     if not actor.is_moderator and not (is_host and game.row.status == "lobby"):
-        why = "Only moderators can abort a game in progress." if is_host else \
-            "Only the host (before the start) or a moderator can abort."
+        why = (
+            "Only moderators can abort a game in progress."
+            if is_host
+            else "Only the host (before the start) or a moderator can abort."
+        )
         return game.refuse(R.FORBIDDEN, why)
-    return Change(public=f"{actor.name} aborted the {game.spec.name} game.", status="aborted", cancel_timers="all",
-                  ends_game=True)
+    return Change(
+        public=f"{actor.name} aborted the {game.spec.name} game.", status="aborted", cancel_timers="all", ends_game=True
+    )
 
 
 async def kick(ctx: Ctx) -> Reply | Change:
@@ -39,9 +43,10 @@ async def substitute(ctx: Ctx) -> Reply | Change:
     if game.seat_of(new_id) is not None:
         return game.refuse(R.BAD_COMMAND, f"{new_name} is already playing in this game.")
     old = game.seats[seat]
-    change = Change(public=f"{new_name} takes over {old.display_name}'s seat.",
-                    seats=[SeatRow(s.seat, new_id, new_name, "human", s.bot_level) if s.seat == seat else s
-                           for s in game.seats])
+    change = Change(
+        public=f"{new_name} takes over {old.display_name}'s seat.",
+        seats=[SeatRow(s.seat, new_id, new_name, "human", s.bot_level) if s.seat == seat else s for s in game.seats],
+    )
     if old.user_id == game.row.host_id:
         change.host_id = new_id
     state = game.row.state
@@ -97,10 +102,16 @@ async def replacebot(ctx: Ctx) -> Reply | Change:
     if old.kind == "bot":
         return game.refuse(R.BAD_COMMAND, f"{old.display_name} is already a bot.")
     # The display name stays: it is the player's name inside the game state and the log.
-    seats = [SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level) if s.seat == seat else s
-             for s in game.seats]
-    return Change(public=f"{ctx.actor.name} handed {old.display_name}'s seat to a bot (level {level}).", seats=seats,
-                  continues=True, newly=set())
+    seats = [
+        SeatRow(s.seat, f"bot:{game.row.id}:seat{s.seat}", s.display_name, "bot", level) if s.seat == seat else s
+        for s in game.seats
+    ]
+    return Change(
+        public=f"{ctx.actor.name} handed {old.display_name}'s seat to a bot (level {level}).",
+        seats=seats,
+        continues=True,
+        newly=set(),
+    )
 
 
 async def pause(ctx: Ctx) -> Reply | Change:
@@ -111,8 +122,15 @@ async def pause(ctx: Ctx) -> Reply | Change:
     if wanted == game.row.paused:
         return game.refuse(R.BAD_COMMAND, f"The game is already {'paused' if wanted else 'running'}.")
     if wanted:
-        return Change(public=f"{ctx.actor.name} paused the game. Moves wait until a moderator resumes it with "
-                             "`/game pause off`.", paused=True, cancel_timers=("reminder", "deadline"))
+        return Change(
+            public=f"{ctx.actor.name} paused the game. Moves wait until a moderator resumes it with `/game pause off`.",
+            paused=True,
+            cancel_timers=("reminder", "deadline"),
+        )
     assert game.row.state is not None
-    return Change(public=f"{ctx.actor.name} resumed the game.", paused=False, continues=True,
-                  newly=set(game.spec.status(game.row.state).to_act))
+    return Change(
+        public=f"{ctx.actor.name} resumed the game.",
+        paused=False,
+        continues=True,
+        newly=set(game.spec.status(game.row.state).to_act),
+    )

@@ -17,14 +17,19 @@ def move(ctx: Ctx, spec: GameSpec, text: str) -> Reply | Change:
     then the rules. Every refusal is private and changes nothing."""
     game = ctx.table
     # A move that arrives just after the end (a late "/tt done") still reaches the game it was meant for.
-    if game is not None and game.row.status not in ("lobby", "active") and not (
-            game.row.status == "finished" and game.spec.slug == spec.slug):
+    if (
+        game is not None
+        and game.row.status not in ("lobby", "active")
+        and not (game.row.status == "finished" and game.spec.slug == spec.slug)
+    ):
         game = None
     if game is None:
         return Reply.refuse(R.NO_GAME, f"There is no game in this channel. Start one with `/game new {spec.slug}`.")
     if game.spec.command_group != spec.command_group:
-        return game.refuse(R.BAD_COMMAND, f"This channel is playing {game.spec.name}; its commands start with "
-                                          f"/{game.spec.command_group}.")
+        return game.refuse(
+            R.BAD_COMMAND,
+            f"This channel is playing {game.spec.name}; its commands start with /{game.spec.command_group}.",
+        )
     if game.row.status == "lobby":
         return game.refuse(R.NOT_STARTED, "The game has not started yet. The host starts it with `/game start`.")
     seat = game.seat_of(ctx.actor.user_id)
@@ -52,9 +57,13 @@ def play_move(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) -> R
             # The engine's reason says more than "not your turn" (a wrong pattern, "wait for bob").
             return game.refuse(R.NOT_YOUR_TURN, f"{exc.message} Now: {before.summary}.")
         return game.refuse(R.ILLEGAL, exc.message)
-    return Change(state=new_state, moves=[MoveRecord(seat, user_id, spec.format(parsed), irreversible(events))],
-                  batches=[(seat, events)], continues=True,
-                  hide_command=bool(spec.hidden_move and spec.hidden_move(parsed)))
+    return Change(
+        state=new_state,
+        moves=[MoveRecord(seat, user_id, spec.format(parsed), irreversible(events))],
+        batches=[(seat, events)],
+        continues=True,
+        hide_command=bool(spec.hidden_move and spec.hidden_move(parsed)),
+    )
 
 
 def after_the_end(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) -> Reply | Change:
@@ -69,5 +78,8 @@ def after_the_end(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) 
         return over
     if dumps(new_state) != dumps(state):
         return over
-    return Change(private="The game is already over; nothing more to do.",
-                  moves=[MoveRecord(seat, user_id, game.spec.format(parsed))], ends_game=True)
+    return Change(
+        private="The game is already over; nothing more to do.",
+        moves=[MoveRecord(seat, user_id, game.spec.format(parsed))],
+        ends_game=True,
+    )

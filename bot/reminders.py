@@ -36,8 +36,11 @@ def fire(kind: str, table: Table) -> Reply | Change | None:
     """What a due timer does to its game now (None: nothing to say any more)."""
     row = table.row
     if kind == "lobby_expiry" and row.status == "lobby":
-        return Change(public=f"The {table.spec.name} lobby closed: it did not start within "
-                             f"{lobby_days(table.settings):g} days.", status="aborted", ends_game=True)
+        return Change(
+            public=f"The {table.spec.name} lobby closed: it did not start within {lobby_days(table.settings):g} days.",
+            status="aborted",
+            ends_game=True,
+        )
     state = row.state
     if row.status != "active" or state is None or row.paused:
         return None
@@ -50,6 +53,10 @@ def fire(kind: str, table: Table) -> Reply | Change | None:
         return Reply(public=f"Reminder: {status.summary}.", pings=pings, game_id=row.id, version=row.version)
     if kind == "deadline":
         names = ", ".join(s.display_name for s in waiting)
-        return Reply(public=f"Deadline passed: still waiting for {names}. Moderators can `/game skip`, "
-                            "`/game substitute` or `/game kick`.", game_id=row.id, version=row.version)
+        return Reply(
+            public=f"Deadline passed: still waiting for {names}. Moderators can `/game skip`, "
+            "`/game substitute` or `/game kick`.",
+            game_id=row.id,
+            version=row.version,
+        )
     return None

@@ -17,8 +17,9 @@ def apply_text(spec: GameSpec, state: State, seat: int, text: str) -> tuple[Stat
     return spec.apply(state, seat, spec.parse(text))
 
 
-def rebuild(spec: GameSpec, players: Sequence[str], options: Mapping[str, Any], seed: int,
-            moves: Iterable[tuple[int, str]]) -> State:
+def rebuild(
+    spec: GameSpec, players: Sequence[str], options: Mapping[str, Any], seed: int, moves: Iterable[tuple[int, str]]
+) -> State:
     """Setup from seed, then apply (seat, text) moves in order. Raises IllegalMove on a bad log."""
     state = spec.setup(list(players), dict(options), seed)
     for seat, text in moves:

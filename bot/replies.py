@@ -58,8 +58,7 @@ class Reply:
     legal: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
-    def refuse(cls, error: str, message: str, game_id: int | None = None,
-               version: int | None = None) -> Reply:
+    def refuse(cls, error: str, message: str, game_id: int | None = None, version: int | None = None) -> Reply:
         return cls(ok=False, private=message, error=error, game_id=game_id, version=version)
 
 

@@ -19,15 +19,18 @@ async def status(ctx: Ctx) -> Reply:
     game = ctx.game
     players = ", ".join(f"{s.display_name}{' (bot)' if s.kind == 'bot' else ''}" for s in game.seats)
     if game.row.status == "lobby":
-        text = (f"{game.spec.name} lobby, players: {players} ({player_range(game.spec)}). "
-                "The host starts with `/game start`.")
+        text = (
+            f"{game.spec.name} lobby, players: {players} ({player_range(game.spec)}). "
+            "The host starts with `/game start`."
+        )
     else:
         assert game.row.state is not None
         summary = game.spec.status(game.row.state).summary
         paused = " Paused by a moderator." if game.row.paused else ""
-        text = (f"{game.spec.name} (game {game.row.id}, move {len(await ctx.store.moves(game.row.id))})."
-                f"{paused} Players: {players}.\n{summary}.\nScores: "
-                + scores_line(game.spec.standings(game.row.state)))
+        text = (
+            f"{game.spec.name} (game {game.row.id}, move {len(await ctx.store.moves(game.row.id))})."
+            f"{paused} Players: {players}.\n{summary}.\nScores: " + scores_line(game.spec.standings(game.row.state))
+        )
     return Reply(private=text, game_id=game.row.id, version=game.row.version)
 
 
@@ -40,8 +43,11 @@ async def board(ctx: Ctx) -> Reply:
     if ctx.render_images:
         data = await ctx.draw(render_board, game.spec.view(state, None), focus)
         who = f"{game.names[focus]}'s" if focus is not None else "the"
-        reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-board.png", data,
-                                         f"{game.spec.name}: {who} board. {reply.private}.")]
+        reply.private_images = [
+            ImageOut(
+                f"{game.spec.slug}-{game.row.id}-board.png", data, f"{game.spec.name}: {who} board. {reply.private}."
+            )
+        ]
     return reply
 
 
@@ -60,8 +66,9 @@ async def hand(ctx: Ctx) -> Reply:
         reply.legal = labelled_moves(game, seat)
     if ctx.render_images:
         data = await ctx.draw(render_board, game.spec.view(state, seat), seat)
-        reply.private_images = [ImageOut(f"{game.spec.slug}-{game.row.id}-yours.png", data,
-                                         f"Your private view of {game.spec.name}.")]
+        reply.private_images = [
+            ImageOut(f"{game.spec.slug}-{game.row.id}-yours.png", data, f"Your private view of {game.spec.name}.")
+        ]
     return reply
 
 
@@ -87,8 +94,11 @@ async def rules(ctx: Ctx) -> Reply:
     if args and (game is None or game.row.status not in ("lobby", "active")):
         return rules_help(None, args)
     if game is None:
-        return Reply.refuse(R.NO_GAME, "There is no game in this channel. Start one with `/game new <game>` "
-                                       f"({', '.join(games.available_slugs())}).")
+        return Reply.refuse(
+            R.NO_GAME,
+            "There is no game in this channel. Start one with `/game new <game>` "
+            f"({', '.join(games.available_slugs())}).",
+        )
     return rules_help(game.spec, args, game)
 
 
@@ -106,10 +116,12 @@ def rules_help(spec: GameSpec | None, args: list[str], game: Table | None = None
     elif args[0].lower() in spec.rules_help:
         text = spec.rules_help[args[0].lower()]
     else:
-        return Reply.refuse(R.BAD_COMMAND, f'No rules topic "{args[0]}"{suggest(args[0], topics)}. '
-                                           f"Topics: {', '.join(topics)}.")
-    return Reply(private=text.strip(), game_id=game.row.id if game else None,
-                 version=game.row.version if game else None)
+        return Reply.refuse(
+            R.BAD_COMMAND, f'No rules topic "{args[0]}"{suggest(args[0], topics)}. Topics: {", ".join(topics)}.'
+        )
+    return Reply(
+        private=text.strip(), game_id=game.row.id if game else None, version=game.row.version if game else None
+    )
 
 
 async def export_game(ctx: Ctx) -> Reply:
@@ -120,8 +132,10 @@ async def export_game(ctx: Ctx) -> Reply:
     shown = redacted(game, moves, ctx.actor.user_id)
     text = export(game.spec, game.row, game.seats, shown)
     if shown != moves:
-        text = ("# Some moves are secret until the game ends and are shown as comments; this export can be "
-                "replayed once the game is over.\n" + text)
+        text = (
+            "# Some moves are secret until the game ends and are shown as comments; this export can be "
+            "replayed once the game is over.\n" + text
+        )
     return Reply(private=text, game_id=game.row.id, version=game.row.version)
 
 
@@ -140,8 +154,7 @@ def redacted(game: Table, moves: list[MoveRow], user_id: str) -> list[MoveRow]:
     if game.spec.hidden_move is None or game.row.status == "finished":
         return moves
     seat = game.seat_of(user_id)
-    return [replace(m, text=secret_stub(m.text)) if m.seat != seat and is_secret(game, m.text) else m
-            for m in moves]
+    return [replace(m, text=secret_stub(m.text)) if m.seat != seat and is_secret(game, m.text) else m for m in moves]
 
 
 async def resign(ctx: Ctx) -> Reply | Change:
@@ -161,8 +174,13 @@ def resign_seat(game: Table, seat: int, user_id: str, text: str) -> Reply | Chan
         new_state, events = game.spec.resign(state, seat)
     except IllegalMove as exc:
         return game.refuse(R.ILLEGAL, exc.message)
-    return Change(public=text, state=new_state, moves=[MoveRecord(seat, user_id, RESIGN, True)],
-                  batches=[(None, events)], continues=True)
+    return Change(
+        public=text,
+        state=new_state,
+        moves=[MoveRecord(seat, user_id, RESIGN, True)],
+        batches=[(None, events)],
+        continues=True,
+    )
 
 
 async def undo(ctx: Ctx) -> Reply | Change:
@@ -181,19 +199,22 @@ async def undo(ctx: Ctx) -> Reply | Change:
     mine = next((i for i in range(len(moves) - 1, -1, -1) if moves[i].seat == seat), None)
     scoped = game.spec.undo_scope is not None
     if mine is None or moves[mine].user_id != actor.user_id or (mine != len(moves) - 1 and not scoped):
-        return game.refuse(R.ILLEGAL, "You can only undo your own move, and only while it is the last move of the "
-                                      "game (nobody has acted since)" + (
-                                          ", or while its turn or phase is still open." if scoped else "."))
+        return game.refuse(
+            R.ILLEGAL,
+            "You can only undo your own move, and only while it is the last move of the "
+            "game (nobody has acted since)" + (", or while its turn or phase is still open." if scoped else "."),
+        )
     taken = moves[mine]
     if taken.text.strip().lower() == RESIGN:
         return game.refuse(R.ILLEGAL, "A resignation can't be undone.")
     if taken.irreversible:
-        return game.refuse(R.ILLEGAL, "That move can't be undone: it revealed hidden information or drew "
-                                      "something at random.")
+        return game.refuse(
+            R.ILLEGAL, "That move can't be undone: it revealed hidden information or drew something at random."
+        )
     verb = game.spec.verb(taken.text.split()[1].lower()) if len(taken.text.split()) > 1 else None
     if verb is not None and not verb.undoable:
         return game.refuse(R.ILLEGAL, f"`/{game.spec.command_group} {verb.name}` can't be taken back.")
-    later = moves[mine + 1:]
+    later = moves[mine + 1 :]
     if any(m.irreversible for m in later):
         return game.refuse(R.ILLEGAL, "Too late to take that back: something random or hidden was revealed since.")
     shown = secret_stub(taken.text)[2:] if is_secret(game, taken.text) else taken.text
@@ -202,11 +223,19 @@ async def undo(ctx: Ctx) -> Reply | Change:
     except IllegalMove:
         return game.refuse(R.ILLEGAL, "Too late to take that back: the moves made since depend on it.")
     if new_state is None:
-        return game.refuse(R.ILLEGAL, "Too late to take that back: its turn or phase is over. You can undo your own "
-                                      "move while nobody has acted since, or while its turn or phase is still open.")
-    return Change(public=f"{actor.name} took back `{shown}`.", state=new_state,
-                  status="finished" if game.spec.status(new_state).finished else "active",
-                  revert_seqs=[taken.seq], continues=True, post_board=True)
+        return game.refuse(
+            R.ILLEGAL,
+            "Too late to take that back: its turn or phase is over. You can undo your own "
+            "move while nobody has acted since, or while its turn or phase is still open.",
+        )
+    return Change(
+        public=f"{actor.name} took back `{shown}`.",
+        state=new_state,
+        status="finished" if game.spec.status(new_state).finished else "active",
+        revert_seqs=[taken.seq],
+        continues=True,
+        post_board=True,
+    )
 
 
 def _without(game: Table, moves: list[MoveRow], index: int, now: State) -> State | None:
@@ -222,7 +251,7 @@ def _without(game: Table, moves: list[MoveRow], index: int, now: State) -> State
     if spec.undo_scope(after) != spec.undo_scope(now):
         return None
     state = before
-    for seat, text in log[index + 1:]:
+    for seat, text in log[index + 1 :]:
         state, _ = apply_text(spec, state, seat, text)
     return state
 
@@ -234,10 +263,18 @@ async def rollback(ctx: Ctx) -> Reply | Change:
     moves = await ctx.store.moves(game.row.id)
     keep: int | None = ctx.args
     if keep is None or keep > len(moves):
-        return game.refuse(R.BAD_COMMAND, f"Use `/game rollback <move number>` with 0..{len(moves)} (the game is "
-                                          "re-played up to and including that move).")
+        return game.refuse(
+            R.BAD_COMMAND,
+            f"Use `/game rollback <move number>` with 0..{len(moves)} (the game is "
+            "re-played up to and including that move).",
+        )
     assert game.row.seed is not None
     state = rebuild(game.spec, game.names, game.row.options, game.row.seed, [(m.seat, m.text) for m in moves[:keep]])
-    return Change(public=f"{ctx.actor.name} rolled the game back to move {keep}.", state=state,
-                  status="finished" if game.spec.status(state).finished else "active",
-                  revert_from_seq=moves[keep].seq if keep < len(moves) else None, continues=True, post_board=True)
+    return Change(
+        public=f"{ctx.actor.name} rolled the game back to move {keep}.",
+        state=state,
+        status="finished" if game.spec.status(state).finished else "active",
+        revert_from_seq=moves[keep].seq if keep < len(moves) else None,
+        continues=True,
+        post_board=True,
+    )

@@ -22,8 +22,17 @@ from storage import GameRow, Store
 
 GUILD, CHANNEL = "transcript", "replay"
 
-__all__ = ["HEADER_KEYS", "Line", "ReplayResult", "Transcript", "TranscriptError", "export", "load",
-           "parse_transcript", "replay"]
+__all__ = [
+    "HEADER_KEYS",
+    "Line",
+    "ReplayResult",
+    "Transcript",
+    "TranscriptError",
+    "export",
+    "load",
+    "parse_transcript",
+    "replay",
+]
 
 
 @dataclass(frozen=True)
@@ -35,14 +44,19 @@ class ReplayResult:
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "game": self.game, "status": self.status, "moves": self.moves,
-            "standings": [{"player": s["player"], "score": s["score"], "rank": s["rank"],
-                           "breakdown": s.get("breakdown", {})} for s in self.standings],
+            "game": self.game,
+            "status": self.status,
+            "moves": self.moves,
+            "standings": [
+                {"player": s["player"], "score": s["score"], "rank": s["rank"], "breakdown": s.get("breakdown", {})}
+                for s in self.standings
+            ],
         }
 
 
-async def replay(transcript: Transcript, *, render_images: bool = False, database: str = ":memory:",
-                 echo: Any = None) -> ReplayResult:
+async def replay(
+    transcript: Transcript, *, render_images: bool = False, database: str = ":memory:", echo: Any = None
+) -> ReplayResult:
     """Play a transcript through the host core. Raises TranscriptError on the first surprise."""
     try:
         spec = games.get_game(transcript.game)
@@ -54,8 +68,10 @@ async def replay(transcript: Transcript, *, render_images: bool = False, databas
     try:
         host = Conductor(store, render_images=render_images, seed_source=lambda: transcript.seed)
         # Moderators may be players or onlookers (a "mod" who only kicks or rolls back).
-        actors = {name: Actor(name, name, name in transcript.moderators)
-                  for name in (*transcript.players, *transcript.moderators)}
+        actors = {
+            name: Actor(name, name, name in transcript.moderators)
+            for name in (*transcript.players, *transcript.moderators)
+        }
         first = actors[transcript.players[0]]
         setup = [(first, f"/game new {spec.slug} {transcript.options}".strip())]
         setup += [(actors[name], "/game join") for name in transcript.players[1:]]
@@ -67,14 +83,17 @@ async def replay(transcript: Transcript, *, render_images: bool = False, databas
         for line in transcript.lines:
             player = actors.get(line.player)
             if player is None:
-                raise TranscriptError(line.number, f'"{line.player}" is not one of the players '
-                                                   f"({', '.join(transcript.players)}) or moderators")
+                raise TranscriptError(
+                    line.number,
+                    f'"{line.player}" is not one of the players ({", ".join(transcript.players)}) or moderators',
+                )
             reply = await host.handle(GUILD, CHANNEL, player, line.text)
             if echo is not None:
                 echo(line, reply)
             if reply.ok and line.expect_reject:
-                raise TranscriptError(line.number, f"{line.text} was accepted but the line is marked ! (must be "
-                                                   "rejected)")
+                raise TranscriptError(
+                    line.number, f"{line.text} was accepted but the line is marked ! (must be rejected)"
+                )
             if not reply.ok and not line.expect_reject:
                 raise TranscriptError(line.number, f"{line.text} was rejected: {reply.private}")
         row = await _the_game(store)
@@ -102,11 +121,11 @@ def _check_standings(transcript: Transcript, standings: list[Standing]) -> None:
             raise TranscriptError(transcript.standings_line, f'standings name "{name}" is not a player')
         actual = by_player[name]
         if actual["score"] != score:
-            raise TranscriptError(transcript.standings_line,
-                                  f"{name} scored {actual['score']}, the transcript expects {score}")
+            raise TranscriptError(
+                transcript.standings_line, f"{name} scored {actual['score']}, the transcript expects {score}"
+            )
         if actual["rank"] < last_rank:
-            raise TranscriptError(transcript.standings_line,
-                                  f"{name} ranks {actual['rank']}, listed after a player ranked {last_rank}")
+            raise TranscriptError(
+                transcript.standings_line, f"{name} ranks {actual['rank']}, listed after a player ranked {last_rank}"
+            )
         last_rank = actual["rank"]
-
-

@@ -89,9 +89,13 @@ def parse_transcript(text: str) -> Transcript:
     if not seed_text.isdigit():
         raise TranscriptError(1, f'seed must be a whole number, not "{seed_text}"')
     return Transcript(
-        game=header["game"], seed=int(seed_text), players=players, options=header.get("options", ""),
+        game=header["game"],
+        seed=int(seed_text),
+        players=players,
+        options=header.get("options", ""),
         moderators=tuple(p.strip() for p in header.get("moderators", "").split(",") if p.strip()),
-        lines=tuple(lines), standings=tuple(standings) if standings is not None else None,
+        lines=tuple(lines),
+        standings=tuple(standings) if standings is not None else None,
         standings_line=standings_line,
     )
 
@@ -133,8 +137,9 @@ def export(spec: GameSpec, row: GameRow, seats: Sequence[SeatRow], moves: Sequen
     if options:
         lines.append(f"options: {options}")
     # A redacted secret move arrives as "# ..." and stays a comment, so the file still parses.
-    lines += [f"# {names[m.seat]}: {m.text[2:]}" if m.text.startswith("#") else f"{names[m.seat]}: {m.text}"
-              for m in moves]
+    lines += [
+        f"# {names[m.seat]}: {m.text[2:]}" if m.text.startswith("#") else f"{names[m.seat]}: {m.text}" for m in moves
+    ]
     if row.status == "finished" and row.state is not None:
         standings = spec.standings(row.state)
         lines.append("standings: " + " ".join(f"{names[s['seat']]}={s['score']}" for s in standings))

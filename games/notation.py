@@ -30,7 +30,4 @@ def expect_word(word: str, known: Iterable[str], what: str) -> str:
     known_list = list(known)
     if word in known_list:
         return word
-    raise IllegalMove(
-        f'Unknown {what} "{word}"{suggest(word, known_list)}. '
-        f"Choose one of: {', '.join(known_list)}."
-    )
+    raise IllegalMove(f'Unknown {what} "{word}"{suggest(word, known_list)}. Choose one of: {", ".join(known_list)}.')

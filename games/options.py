@@ -34,8 +34,7 @@ def parse_options(text: str | Mapping[str, Any], specs: Iterable[OptionSpec]) ->
         spec = specs_by_name.get(key)
         if spec is None:
             raise IllegalMove(
-                f'Unknown option "{key}"{suggest(key, specs_by_name)}. '
-                f"Options: {', '.join(specs_by_name) or 'none'}."
+                f'Unknown option "{key}"{suggest(key, specs_by_name)}. Options: {", ".join(specs_by_name) or "none"}.'
             )
         result[key] = _convert(spec, value)
     return result

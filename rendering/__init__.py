@@ -35,7 +35,7 @@ def render(view: dict[str, Any], focus: int | None = None) -> bytes:
     """The board image for ``view`` (a game's view dict): all players, or seat ``focus`` in detail."""
     game = view.get("game")
     if not isinstance(game, str) or not game:
-        raise ValueError(f"a view names its game under \"game\", got {game!r}")
+        raise ValueError(f'a view names its game under "game", got {game!r}')
     return renderer_for(game).render_board(view, focus)
 
 

@@ -83,8 +83,14 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     return mask, left, top
 
 
-def stamp_text(image: Image.Image, xy: tuple[float, float], text: str, size: int,
-               fill: tuple[int, int, int] = INK, anchor: str = "la") -> None:
+def stamp_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: tuple[int, int, int] = INK,
+    anchor: str = "la",
+) -> None:
     """Like ``ImageDraw.text`` (same anchors) but with cached glyph masks: much faster."""
     if not text:
         return
@@ -160,5 +166,6 @@ def to_png_fast(image: Image.Image, colors: int = 96) -> bytes:
     """
     buffer = io.BytesIO()
     image.quantize(colors=colors, method=Image.Quantize.FASTOCTREE).save(
-        buffer, format="PNG", optimize=False, compress_level=6)
+        buffer, format="PNG", optimize=False, compress_level=6
+    )
     return buffer.getvalue()

@@ -129,8 +129,9 @@ def _marker_sprite(seat: int, letter: str) -> Image.Image:
     else:
         points = [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)]
         draw.polygon(points, fill=colour, outline=INK)
-    draw.text((x, y + (1 if shape == "triangle" else 0)), letter, font=font(8), fill=text_colour_on(colour),
-              anchor="mm")
+    draw.text(
+        (x, y + (1 if shape == "triangle" else 0)), letter, font=font(8), fill=text_colour_on(colour), anchor="mm"
+    )
     return sprite
 
 
@@ -179,8 +180,9 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     return to_png_fast(image)
 
 
-def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, focus: int | None,
-           letters: list[str]) -> None:
+def _panel(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], x: int, focus: int | None, letters: list[str]
+) -> None:
     x += 8
     y = 10
     stamp_text(image, (x, y), f"Trains - {view['map']['name']}", 18, INK)
@@ -199,8 +201,10 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         stamp_text(image, (x + PANEL - 24, y + 1), f"{p['score']} VP", 13, INK, anchor="ra")
         b = p["breakdown"]
         total = p["rails_on_board"] + p["rails_left"]
-        detail = (f"cities {b['cities']} remote {b['remote locations']} cards {b['VP cards']} "
-                  f"track {b['track VP']} | rails {p['rails_on_board']}/{total}")
+        detail = (
+            f"cities {b['cities']} remote {b['remote locations']} cards {b['VP cards']} "
+            f"track {b['track VP']} | rails {p['rails_on_board']}/{total}"
+        )
         stamp_text(image, (x + 22, y + 16), detail, 9, MUTED)
         y += 26
         top = p["discard_top"] or "-"
@@ -221,8 +225,13 @@ def _panel(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
             draw.line((x, y + 7, x + 160, y + 7), fill=PALETTE["empty_pile"], width=1)
         y += 16
     legend_y = y + 6
-    legend = (("plain", "plain"), ("river +1", "river"), ("mountain +2", "mountain"),
-              ("city +1+st.", "city"), ("remote +n", "remote"))
+    legend = (
+        ("plain", "plain"),
+        ("river +1", "river"),
+        ("mountain +2", "mountain"),
+        ("city +1+st.", "city"),
+        ("remote +n", "remote"),
+    )
     for i, (label, terrain) in enumerate(legend):
         lx = x + (i % 3) * 90
         ly = legend_y + (i // 3) * 16

@@ -14,5 +14,16 @@ from storage.db import (
     TimerRow,
 )
 
-__all__ = ["DEFAULT_PATH", "ChannelBusy", "GameRow", "MoveRecord", "MoveRow", "NewTimer", "SeatRow", "StaleVersion", "Store",
-           "TableRow", "TimerRow"]
+__all__ = [
+    "DEFAULT_PATH",
+    "ChannelBusy",
+    "GameRow",
+    "MoveRecord",
+    "MoveRow",
+    "NewTimer",
+    "SeatRow",
+    "StaleVersion",
+    "Store",
+    "TableRow",
+    "TimerRow",
+]

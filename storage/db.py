@@ -116,13 +116,22 @@ _GAME_COLUMNS = (
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    (gid, guild, channel, game, status, host, options, seed, rules, state, version, created, updated,
-     paused) = row
+    (gid, guild, channel, game, status, host, options, seed, rules, state, version, created, updated, paused) = row
     return GameRow(
-        id=gid, guild_id=guild, channel_id=channel, game=game, status=status, host_id=host,
-        options=json.loads(options), seed=seed, rules_version=rules,
-        state=json.loads(state) if state is not None else None, version=version,
-        created_at=created, updated_at=updated, paused=bool(paused),
+        id=gid,
+        guild_id=guild,
+        channel_id=channel,
+        game=game,
+        status=status,
+        host_id=host,
+        options=json.loads(options),
+        seed=seed,
+        rules_version=rules,
+        state=json.loads(state) if state is not None else None,
+        version=version,
+        created_at=created,
+        updated_at=updated,
+        paused=bool(paused),
     )
 
 
@@ -179,22 +188,52 @@ class Store:
 
     # ----- games -------------------------------------------------------------------------
 
-    async def create_game(self, guild_id: str, channel_id: str, game: str, host_id: str,
-                          host_name: str, options: dict[str, Any], rules_version: str,
-                          timers: Sequence[NewTimer] = ()) -> GameRow:
+    async def create_game(
+        self,
+        guild_id: str,
+        channel_id: str,
+        game: str,
+        host_id: str,
+        host_name: str,
+        options: dict[str, Any],
+        rules_version: str,
+        timers: Sequence[NewTimer] = (),
+    ) -> GameRow:
         """A new lobby with its host in seat 0 (and its timers). Raises ChannelBusy if the channel
         has an open game."""
         now = self._clock()
         async with self._lock:
-            game_id = await self._create_game(guild_id, channel_id, game, host_id, host_name, options,
-                                              rules_version, now, timers)
-        return GameRow(id=game_id, guild_id=guild_id, channel_id=channel_id, game=game, status="lobby",
-                       host_id=host_id, options=json.loads(dumps(options)), seed=None, rules_version=rules_version,
-                       state=None, version=0, created_at=now, updated_at=now)
+            game_id = await self._create_game(
+                guild_id, channel_id, game, host_id, host_name, options, rules_version, now, timers
+            )
+        return GameRow(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            status="lobby",
+            host_id=host_id,
+            options=json.loads(dumps(options)),
+            seed=None,
+            rules_version=rules_version,
+            state=None,
+            version=0,
+            created_at=now,
+            updated_at=now,
+        )
 
-    async def _create_game(self, guild_id: str, channel_id: str, game: str, host_id: str, host_name: str,
-                           options: dict[str, Any], rules_version: str, now: float,
-                           timers: Sequence[NewTimer]) -> int:
+    async def _create_game(
+        self,
+        guild_id: str,
+        channel_id: str,
+        game: str,
+        host_id: str,
+        host_name: str,
+        options: dict[str, Any],
+        rules_version: str,
+        now: float,
+        timers: Sequence[NewTimer],
+    ) -> int:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(
@@ -242,8 +281,7 @@ class Store:
         )
         return _game(row) if row else None
 
-    async def list_games(self, guild_id: str | None = None,
-                         statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
+    async def list_games(self, guild_id: str | None = None, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
         wanted = tuple(statuses)
         marks = ",".join("?" * len(wanted))
         sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({marks})"
@@ -266,11 +304,20 @@ class Store:
         )
         return [_game(row) for row in rows]
 
-    async def update_game(self, game_id: int, expected_version: int, *, state: dict[str, Any] | None = None,
-                          status: str | None = None, seed: int | None = None,
-                          options: dict[str, Any] | None = None, host_id: str | None = None,
-                          paused: bool | None = None, move: MoveRecord | None = None,
-                          revert_from_seq: int | None = None) -> int:
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any] | None = None,
+        status: str | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        host_id: str | None = None,
+        paused: bool | None = None,
+        move: MoveRecord | None = None,
+        revert_from_seq: int | None = None,
+    ) -> int:
         """Change a game in one transaction if its version is still ``expected_version``.
 
         Optionally appends one move row and/or marks moves with seq >= ``revert_from_seq``
@@ -278,9 +325,14 @@ class Store:
         """
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [self._clock()]
-        for column, value in (("state", None if state is None else dumps(state)), ("status", status),
-                              ("seed", seed), ("options", None if options is None else dumps(options)),
-                              ("host_id", host_id), ("paused", None if paused is None else int(paused))):
+        for column, value in (
+            ("state", None if state is None else dumps(state)),
+            ("status", status),
+            ("seed", seed),
+            ("options", None if options is None else dumps(options)),
+            ("host_id", host_id),
+            ("paused", None if paused is None else int(paused)),
+        ):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
@@ -288,8 +340,15 @@ class Store:
             await self._transaction_update(game_id, expected_version, sets, params, move, revert_from_seq)
         return expected_version + 1
 
-    async def _transaction_update(self, game_id: int, expected_version: int, sets: list[str], params: list[Any],
-                                  move: MoveRecord | None, revert_from_seq: int | None) -> None:
+    async def _transaction_update(
+        self,
+        game_id: int,
+        expected_version: int,
+        sets: list[str],
+        params: list[Any],
+        move: MoveRecord | None,
+        revert_from_seq: int | None,
+    ) -> None:
         await self._db.execute("BEGIN IMMEDIATE")
         try:
             cursor = await self._db.execute(
@@ -306,8 +365,7 @@ class Store:
                 await self._db.execute(
                     "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
                     "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                    (game_id, game_id, move.seat, move.user_id, move.text, int(move.irreversible),
-                     self._clock()),
+                    (game_id, game_id, move.seat, move.user_id, move.text, int(move.irreversible), self._clock()),
                 )
             await self._db.execute("COMMIT")
         except BaseException:
@@ -321,7 +379,9 @@ class Store:
         async with self._lock:
             return await self._read_table(
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
-                "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1", (guild_id, channel_id))
+                "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+                (guild_id, channel_id),
+            )
 
     async def table_by_id(self, game_id: int) -> TableRow | None:
         async with self._lock:
@@ -357,12 +417,22 @@ class Store:
         finally:
             await self._db.execute("COMMIT")
 
-    async def commit(self, game: GameRow, *, state: dict[str, Any] | None = None, status: GameStatus | None = None,
-                     seed: int | None = None, host_id: str | None = None, paused: bool | None = None,
-                     seats: Sequence[SeatRow] | None = None, moves: Sequence[MoveRecord] = (),
-                     revert_from_seq: int | None = None, revert_seqs: Sequence[int] = (),
-                     cancel_timers: Iterable[str] | Literal["all"] = (),
-                     add_timers: Sequence[NewTimer] = ()) -> GameRow:
+    async def commit(
+        self,
+        game: GameRow,
+        *,
+        state: dict[str, Any] | None = None,
+        status: GameStatus | None = None,
+        seed: int | None = None,
+        host_id: str | None = None,
+        paused: bool | None = None,
+        seats: Sequence[SeatRow] | None = None,
+        moves: Sequence[MoveRecord] = (),
+        revert_from_seq: int | None = None,
+        revert_seqs: Sequence[int] = (),
+        cancel_timers: Iterable[str] | Literal["all"] = (),
+        add_timers: Sequence[NewTimer] = (),
+    ) -> GameRow:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
         State, status, seats, appended moves, reverted moves and the game's timers change
@@ -372,9 +442,13 @@ class Store:
         now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [now]
-        for column, value in (("state", None if state is None else dumps(state)), ("status", status),
-                              ("seed", seed), ("host_id", host_id),
-                              ("paused", None if paused is None else int(paused))):
+        for column, value in (
+            ("state", None if state is None else dumps(state)),
+            ("status", status),
+            ("seed", seed),
+            ("host_id", host_id),
+            ("paused", None if paused is None else int(paused)),
+        ):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
@@ -425,8 +499,7 @@ class Store:
                 await self._db.execute("ROLLBACK")
                 raise
         changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
-        given: dict[str, Any] = {"state": state, "status": status, "seed": seed, "host_id": host_id,
-                                 "paused": paused}
+        given: dict[str, Any] = {"state": state, "status": status, "seed": seed, "host_id": host_id, "paused": paused}
         changed.update({key: value for key, value in given.items() if value is not None})
         return replace(game, **changed)
 
@@ -467,18 +540,20 @@ class Store:
     # ----- moves -------------------------------------------------------------------------
 
     async def moves(self, game_id: int, include_reverted: bool = False) -> list[MoveRow]:
-        sql = ("SELECT seq, seat, user_id, text, irreversible, reverted, created_at FROM moves "
-               "WHERE game_id = ?")
+        sql = "SELECT seq, seat, user_id, text, irreversible, reverted, created_at FROM moves WHERE game_id = ?"
         if not include_reverted:
             sql += " AND reverted = 0"
         rows = await self._all(sql + " ORDER BY seq", (game_id,))
-        return [MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
-                for seq, seat, user, text, irr, rev, created in rows]
+        return [
+            MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
+            for seq, seat, user, text, irr, rev, created in rows
+        ]
 
     # ----- timers ------------------------------------------------------------------------
 
-    async def add_timer(self, kind: str, due_at: float, game_id: int | None = None,
-                        payload: dict[str, Any] | None = None) -> int:
+    async def add_timer(
+        self, kind: str, due_at: float, game_id: int | None = None, payload: dict[str, Any] | None = None
+    ) -> int:
         cursor = await self._write(
             "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
             (game_id, kind, due_at, dumps(payload or {}), self._clock()),

@@ -50,8 +50,11 @@ def render_pool() -> concurrent.futures.Executor | None:
     if RENDER_PROCESSES <= 0:
         return None
     return concurrent.futures.ProcessPoolExecutor(
-        max_workers=RENDER_PROCESSES, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_renderer,
-        initargs=(os.getpid(),))
+        max_workers=RENDER_PROCESSES,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=_warm_renderer,
+        initargs=(os.getpid(),),
+    )
 
 
 def intents() -> discord.Intents:
@@ -69,8 +72,9 @@ class ConductorBot(discord.Client):
     dispatcher: TimerDispatcher
 
     def __init__(self, settings: Settings) -> None:
-        super().__init__(intents=intents(), allowed_mentions=discord.AllowedMentions.none(),
-                         chunk_guilds_at_startup=False)
+        super().__init__(
+            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), chunk_guilds_at_startup=False
+        )
         self.settings = settings
         self.tree: app_commands.CommandTree[Any] = build_tree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
@@ -82,7 +86,8 @@ class ConductorBot(discord.Client):
         # Boards are rendered in worker threads (asyncio.to_thread). Rendering is CPU-bound, so a
         # small bounded pool is enough; more threads would only compete with the loop for the GIL.
         asyncio.get_running_loop().set_default_executor(
-            concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render"))
+            concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
+        )
         self.store = await Store.open(self.settings.database_path)
         self.render_pool = render_pool()
         self.conductor = Conductor(self.store, render_executor=self.render_pool)
@@ -93,8 +98,11 @@ class ConductorBot(discord.Client):
             self.stall.start()
         with contextlib.suppress(NotImplementedError, RuntimeError):
             asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
-        log.info("database %s; commands: %s", self.settings.database_path,
-                 ", ".join("/" + c.name for c in self.tree.get_commands()))
+        log.info(
+            "database %s; commands: %s",
+            self.settings.database_path,
+            ", ".join("/" + c.name for c in self.tree.get_commands()),
+        )
 
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))
@@ -112,13 +120,13 @@ class ConductorBot(discord.Client):
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
 
-    async def on_game_button(self, interaction: discord.Interaction, game_id: int, version: int, action: str,
-                             arg: str) -> None:
+    async def on_game_button(
+        self, interaction: discord.Interaction, game_id: int, version: int, action: str, arg: str
+    ) -> None:
         """A game button was clicked (components.GameButton hands it over)."""
         await clicks.on_button(interaction, game_id, version, action, arg)
 
-    async def on_game_select(self, interaction: discord.Interaction, game_id: int, version: int,
-                             value: str) -> None:
+    async def on_game_select(self, interaction: discord.Interaction, game_id: int, version: int, value: str) -> None:
         """A move was chosen in a move menu (components.MoveSelect hands it over)."""
         await clicks.on_select(interaction, game_id, version, value)
 
@@ -128,14 +136,16 @@ class ConductorBot(discord.Client):
             log.warning("timer %s for game %s: channel %r is not a Discord channel", kind, reply.game_id, channel)
             return
         target = self.get_channel(int(channel)) or self.get_partial_messageable(
-            int(channel), guild_id=int(guild) if guild.isdigit() else None)
+            int(channel), guild_id=int(guild) if guild.isdigit() else None
+        )
         view = _deadline_view(reply) if kind == "deadline" else view_for(reply)
         for message in delivery.public_messages(reply, view):
             await delivery.channel_send(target, message, f"(timer {kind}, game {reply.game_id})")  # type: ignore[arg-type]
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        log.error("slash command failed in channel %s: %s", interaction.channel_id, error,
-                  exc_info=error.__cause__ or error)
+        log.error(
+            "slash command failed in channel %s: %s", interaction.channel_id, error, exc_info=error.__cause__ or error
+        )
         await delivery.apologise(interaction)
 
 

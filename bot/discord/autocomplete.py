@@ -72,8 +72,10 @@ def move_option(group: str, verb: Verb, slot: Slot) -> Autocomplete:
             if all(_same(split.get(name, ""), value, verb, name) for name, value in filled.items()):
                 labels.setdefault(split[slot.name], []).append(label)
         # A value that stands for exactly one move gets that move's label ("E5 (money 3 → 1)").
-        values = [(f"{value} ({found[0]})" if len(found) == 1 and found[0] else value, value)
-                  for value, found in labels.items()]
+        values = [
+            (f"{value} ({found[0]})" if len(found) == 1 and found[0] else value, value)
+            for value, found in labels.items()
+        ]
         offered = choices(values, current)
         if is_integer(slot):
             return [app_commands.Choice(name=c.name, value=int(c.value)) for c in offered if _is_int(c.value)]

@@ -71,8 +71,14 @@ async def actor_for(interaction: discord.Interaction) -> Actor:
     return Actor(str(user.id), user.display_name, await is_moderator(interaction, bot_of(interaction).store))
 
 
-async def slash(interaction: discord.Interaction, text: str, *, private: bool = False,
-                names: Mapping[str, str] | None = None, long_name: str = "details.txt") -> None:
+async def slash(
+    interaction: discord.Interaction,
+    text: str,
+    *,
+    private: bool = False,
+    names: Mapping[str, str] | None = None,
+    long_name: str = "details.txt",
+) -> None:
     """Run a typed command."""
     guild, channel = where(interaction)
     conductor = bot_of(interaction).conductor
@@ -83,8 +89,15 @@ async def slash(interaction: discord.Interaction, text: str, *, private: bool = 
     await run(interaction, action, Style.PRIVATE if private else Style.PUBLIC, text, long_name=long_name)
 
 
-async def click(interaction: discord.Interaction, game_id: int, version: int, text: str, *,
-                private: bool = False, names: Mapping[str, str] | None = None) -> Reply | None:
+async def click(
+    interaction: discord.Interaction,
+    game_id: int,
+    version: int,
+    text: str,
+    *,
+    private: bool = False,
+    names: Mapping[str, str] | None = None,
+) -> Reply | None:
     """Run the command a component stands for (a full command, or a bare verb of the game's own
     group); the core refuses it as stale unless its game is the channel's latest at ``version``."""
     guild, channel = where(interaction)
@@ -96,8 +109,14 @@ async def click(interaction: discord.Interaction, game_id: int, version: int, te
     return await run(interaction, action, Style.PRIVATE if private else Style.CLICK, text, game_id=game_id)
 
 
-async def run(interaction: discord.Interaction, action: Action, style: Style, what: str,
-              long_name: str = "details.txt", game_id: int | None = None) -> Reply | None:
+async def run(
+    interaction: discord.Interaction,
+    action: Action,
+    style: Style,
+    what: str,
+    long_name: str = "details.txt",
+    game_id: int | None = None,
+) -> Reply | None:
     """Defer, run ``action``, deliver its reply. Returns the reply (None after an unexpected error).
 
     ``game_id``: the game a component click is about, for the log if the core fails."""
@@ -128,12 +147,16 @@ async def run(interaction: discord.Interaction, action: Action, style: Style, wh
 def log_failure(interaction: discord.Interaction, what: str, game_id: int | None = None) -> None:
     """Log the current exception with what the adapter knows (the store may be what failed, so it is not asked)."""
     about = f"game {game_id}, " if game_id is not None else ""
-    log.exception("command %r failed (%schannel %s, user %s)", what.split(" ", 2)[:2], about,
-                  interaction.channel_id, interaction.user.id)
+    log.exception(
+        "command %r failed (%schannel %s, user %s)",
+        what.split(" ", 2)[:2],
+        about,
+        interaction.channel_id,
+        interaction.user.id,
+    )
 
 
-async def deliver(interaction: discord.Interaction, reply: Reply, style: Style,
-                  long_name: str = "details.txt") -> None:
+async def deliver(interaction: discord.Interaction, reply: Reply, style: Style, long_name: str = "details.txt") -> None:
     public = delivery.public_messages(reply, view_for(reply))
     private = delivery.private_messages(reply, long_name)
     if private:
@@ -151,15 +174,20 @@ async def deliver(interaction: discord.Interaction, reply: Reply, style: Style,
     else:
         cleared = await delivery.delete_original(interaction)
     if not cleared:
-        log.warning("deferred response of interaction %s could not be filled or removed; %d follow-ups "
-                    "not sent (game %s)", interaction.id, len(rest_public) + len(rest_private), reply.game_id)
+        log.warning(
+            "deferred response of interaction %s could not be filled or removed; %d follow-ups not sent (game %s)",
+            interaction.id,
+            len(rest_public) + len(rest_private),
+            reply.game_id,
+        )
         return
     await delivery.send_all(interaction, rest_public, ephemeral=False)
     await delivery.send_all(interaction, rest_private, ephemeral=True)
 
 
-def _split_for_original(style: Style, public: list[delivery.Outgoing], private: list[delivery.Outgoing],
-                        ok: bool) -> tuple[delivery.Outgoing | None, list[delivery.Outgoing], list[delivery.Outgoing]]:
+def _split_for_original(
+    style: Style, public: list[delivery.Outgoing], private: list[delivery.Outgoing], ok: bool
+) -> tuple[delivery.Outgoing | None, list[delivery.Outgoing], list[delivery.Outgoing]]:
     """Which message fills the deferred response (public for PUBLIC, private for PRIVATE), and the rest."""
     if style is Style.PUBLIC:
         return (public[0], public[1:], private) if public else (None, [], private)
@@ -191,17 +219,22 @@ async def new_in_thread(interaction: discord.Interaction, args: str) -> None:
         return
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
-        await _private_only(interaction, "Games get their own thread only from a text channel; "
-                                         "run `/game new` without `thread` here.")
+        await _private_only(
+            interaction, "Games get their own thread only from a text channel; run `/game new` without `thread` here."
+        )
         return
     name = f"{args.split()[0] if args else 'game'} – {interaction.user.display_name}"[:100]
     try:
-        thread = await channel.create_thread(name=name, type=discord.ChannelType.public_thread,
-                                             auto_archive_duration=10080)
+        thread = await channel.create_thread(
+            name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
     except discord.HTTPException as exc:
         log.warning("creating a thread in channel %s failed: %s", channel.id, exc)
-        await _private_only(interaction, "I could not open a thread here (I need the Create Public Threads "
-                                         "permission). Try again without `thread`, or ask a moderator.")
+        await _private_only(
+            interaction,
+            "I could not open a thread here (I need the Create Public Threads "
+            "permission). Try again without `thread`, or ask a moderator.",
+        )
         return
     guild, thread_id = str(interaction.guild_id), str(thread.id)
     try:

@@ -36,15 +36,15 @@ async def on_button(interaction: discord.Interaction, game_id: int, version: int
     elif action == "pick":
         await show_chooser(interaction, game_id, version)
     else:
-        await delivery.attempt(interaction.response.send_message("This button is no longer supported.",
-                                                                 ephemeral=True), "unknown button")
+        await delivery.attempt(
+            interaction.response.send_message("This button is no longer supported.", ephemeral=True), "unknown button"
+        )
 
 
 async def on_select(interaction: discord.Interaction, game_id: int, version: int, value: str) -> None:
     if value.startswith(">"):
         offset, _, prefix = value[1:].partition(":")
-        await show_chooser(interaction, game_id, version, prefix, int(offset) if offset.isdigit() else 0,
-                           edit=True)
+        await show_chooser(interaction, game_id, version, prefix, int(offset) if offset.isdigit() else 0, edit=True)
         return
     if not value.startswith("/"):
         await delivery.attempt(interaction.response.defer(), "ignore placeholder option")
@@ -52,12 +52,20 @@ async def on_select(interaction: discord.Interaction, game_id: int, version: int
     reply = await bridge.click(interaction, game_id, version, value)
     if reply is not None and reply.ok:
         # The menu has done its job; leave a note instead of a menu that would now be stale.
-        await delivery.attempt(interaction.edit_original_response(content=f"Sent `{value}`.", view=None),
-                               "close move menu")
+        await delivery.attempt(
+            interaction.edit_original_response(content=f"Sent `{value}`.", view=None), "close move menu"
+        )
 
 
-async def show_chooser(interaction: discord.Interaction, game_id: int, version: int, prefix: str = "",
-                       offset: int = 0, *, edit: bool = False) -> None:
+async def show_chooser(
+    interaction: discord.Interaction,
+    game_id: int,
+    version: int,
+    prefix: str = "",
+    offset: int = 0,
+    *,
+    edit: bool = False,
+) -> None:
     """An ephemeral menu of the caller's legal moves (grouped and paged to fit Discord's 25 options)."""
     bot = bot_of(interaction)
     guild, channel = where(interaction)

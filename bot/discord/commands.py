@@ -29,16 +29,21 @@ def _join(*parts: object) -> str:
     return " ".join(str(p).strip() for p in parts if p is not None and str(p).strip())
 
 
-class GameCommands(app_commands.Group, name="game", description="Board games: lobby, views and moderation",
-                   guild_only=True):
+class GameCommands(
+    app_commands.Group, name="game", description="Board games: lobby, views and moderation", guild_only=True
+):
     config = app_commands.Group(name="config", description="Channel settings (moderators)")
 
     @app_commands.command(description="Open a lobby for a new game in this channel (or in a new thread)")
-    @app_commands.describe(game="which game", options="setup options as name=value words",
-                           thread="open the game in a new thread of this channel")
+    @app_commands.describe(
+        game="which game",
+        options="setup options as name=value words",
+        thread="open the game in a new thread of this channel",
+    )
     @app_commands.autocomplete(game=ac.game_slug, options=ac.new_options)
-    async def new(self, interaction: discord.Interaction, game: str, options: str | None = None,
-                  thread: bool = False) -> None:
+    async def new(
+        self, interaction: discord.Interaction, game: str, options: str | None = None, thread: bool = False
+    ) -> None:
         if thread:
             await bridge.new_in_thread(interaction, _join(game, options))
         else:
@@ -54,8 +59,9 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
 
     @app_commands.command(description="Start the game (host)")
     @app_commands.describe(seed="fixed random seed (for replays and tests)")
-    async def start(self, interaction: discord.Interaction,
-                    seed: app_commands.Range[int, 0, 2**53] | None = None) -> None:
+    async def start(
+        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, 2**53] | None = None
+    ) -> None:
         await bridge.slash(interaction, _join("/game start", f"seed={seed}" if seed is not None else None))
 
     @app_commands.command(description="Who is playing, whose turn it is, the scores (only you see it)")
@@ -74,15 +80,15 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
 
     @app_commands.command(description="The last moves (only you see it)")
     @app_commands.describe(count="how many moves (default 10)")
-    async def history(self, interaction: discord.Interaction,
-                      count: app_commands.Range[int, 1, 100] | None = None) -> None:
+    async def history(
+        self, interaction: discord.Interaction, count: app_commands.Range[int, 1, 100] | None = None
+    ) -> None:
         await bridge.slash(interaction, _join("/game history", count), private=True)
 
     @app_commands.command(description="Rules help for the channel's game (only you see it)")
     @app_commands.describe(topic="a rules topic", game="another game than the one in this channel")
     @app_commands.autocomplete(topic=ac.rules_topic, game=ac.game_slug)
-    async def rules(self, interaction: discord.Interaction, topic: str | None = None,
-                    game: str | None = None) -> None:
+    async def rules(self, interaction: discord.Interaction, topic: str | None = None, game: str | None = None) -> None:
         guild, channel = where(interaction)
         if game and await bot_of(interaction).conductor.has_open_game(guild, channel):
             game = None  # the core answers about the channel's own game when there is one
@@ -105,8 +111,9 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
     @app_commands.describe(player="the seat to hand over", new="who takes it over")
     @app_commands.autocomplete(player=ac.players)
     async def substitute(self, interaction: discord.Interaction, player: PlayerName, new: discord.Member) -> None:
-        await bridge.slash(interaction, _join("/game substitute", player, f"<@{new.id}>"),
-                           names={str(new.id): new.display_name})
+        await bridge.slash(
+            interaction, _join("/game substitute", player, f"<@{new.id}>"), names={str(new.id): new.display_name}
+        )
 
     @app_commands.command(description="Take back your last move (if nobody has acted since)")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -134,8 +141,9 @@ class GameCommands(app_commands.Group, name="game", description="Board games: lo
     @app_commands.command(description="Hand a player's seat to an AI player (moderators)")
     @app_commands.describe(level="0 = random moves, 1 = normal")
     @app_commands.autocomplete(player=ac.players)
-    async def replacebot(self, interaction: discord.Interaction, player: PlayerName,
-                         level: Literal[0, 1] | None = None) -> None:
+    async def replacebot(
+        self, interaction: discord.Interaction, player: PlayerName, level: Literal[0, 1] | None = None
+    ) -> None:
         await bridge.slash(interaction, _join("/game replacebot", player, level))
 
     @app_commands.command(description="Roll the game back to an earlier move (moderators)")
@@ -226,8 +234,9 @@ def verb_command(spec: GameSpec, verb: Verb) -> app_commands.Command[Any, ..., N
     if slots:
         app_commands.describe(**{key: slot.description for key, slot in slots.items()})(callback)
         app_commands.rename(**{key: slot.name for key, slot in slots.items()})(callback)
-    completers = {key: ac.move_option(spec.command_group, verb, slot)
-                  for key, slot in slots.items() if slot.autocomplete}
+    completers = {
+        key: ac.move_option(spec.command_group, verb, slot) for key, slot in slots.items() if slot.autocomplete
+    }
     if completers:
         app_commands.autocomplete(**completers)(callback)
     return app_commands.Command(name=verb.name, description=verb.description, callback=callback)

@@ -29,8 +29,10 @@ from bot.discord import delivery
 log = logging.getLogger(__name__)
 
 MAX_ROWS, MAX_BUTTONS, MAX_OPTIONS, MAX_ID = 5, 5, 25, 100
-BUTTON_TEMPLATE = (r"tcb:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<action>[a-z]{1,8})"
-                   r"(?::(?P<arg>[A-Za-z0-9_-]{1,40}))?")
+BUTTON_TEMPLATE = (
+    r"tcb:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9}):(?P<action>[a-z]{1,8})"
+    r"(?::(?P<arg>[A-Za-z0-9_-]{1,40}))?"
+)
 SELECT_TEMPLATE = r"tcs:(?P<game>[0-9]{1,19}):(?P<version>[0-9]{1,9})"
 
 # action -> (label, style)
@@ -53,11 +55,13 @@ VERB_LABELS = {"done": "Done", "pass": "Pass", "end": "End turn"}
 class ComponentHandler(Protocol):
     """What a client must offer for the game buttons and menus to do something."""
 
-    async def on_game_button(self, interaction: discord.Interaction, game_id: int, version: int, action: str,
-                             arg: str) -> None: ...
+    async def on_game_button(
+        self, interaction: discord.Interaction, game_id: int, version: int, action: str, arg: str
+    ) -> None: ...
 
-    async def on_game_select(self, interaction: discord.Interaction, game_id: int, version: int,
-                             value: str) -> None: ...
+    async def on_game_select(
+        self, interaction: discord.Interaction, game_id: int, version: int, value: str
+    ) -> None: ...
 
 
 async def _handler(interaction: discord.Interaction) -> ComponentHandler | None:
@@ -66,8 +70,9 @@ async def _handler(interaction: discord.Interaction) -> ComponentHandler | None:
     if isinstance(client, ComponentHandler):
         return client
     log.warning("component clicked on a client without a handler (%s)", type(client).__name__)
-    await delivery.attempt(interaction.response.send_message("This button does nothing here.", ephemeral=True),
-                           "click without handler")
+    await delivery.attempt(
+        interaction.response.send_message("This button does nothing here.", ephemeral=True), "click without handler"
+    )
     return None
 
 
@@ -80,18 +85,39 @@ def select_id(game_id: int, version: int) -> str:
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    def __init__(self, game_id: int, version: int, action: str, arg: str = "", *, label: str = "",
-                 style: discord.ButtonStyle | None = None, row: int | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        action: str,
+        arg: str = "",
+        *,
+        label: str = "",
+        style: discord.ButtonStyle | None = None,
+        row: int | None = None,
+    ) -> None:
         default_label, default_style = ACTIONS.get(action, (action, discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=_clip(label or default_label, 80), style=style or default_style,
-                                           custom_id=button_id(game_id, version, action, arg)), row=row)
+        super().__init__(
+            discord.ui.Button(
+                label=_clip(label or default_label, 80),
+                style=style or default_style,
+                custom_id=button_id(game_id, version, action, arg),
+            ),
+            row=row,
+        )
         self.game_id, self.version, self.action, self.arg = game_id, version, action, arg
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> GameButton:
-        return cls(int(match["game"]), int(match["version"]), match["action"], match["arg"] or "",
-                   label=str(getattr(item, "label", "") or ""))
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> GameButton:
+        return cls(
+            int(match["game"]),
+            int(match["version"]),
+            match["action"],
+            match["arg"] or "",
+            label=str(getattr(item, "label", "") or ""),
+        )
 
     async def callback(self, interaction: discord.Interaction) -> None:
         handler = await _handler(interaction)
@@ -100,17 +126,25 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON
 
 
 class MoveSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
-    def __init__(self, game_id: int, version: int, options: Sequence[discord.SelectOption] = (),
-                 placeholder: str = "Choose your move") -> None:
+    def __init__(
+        self,
+        game_id: int,
+        version: int,
+        options: Sequence[discord.SelectOption] = (),
+        placeholder: str = "Choose your move",
+    ) -> None:
         select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=select_id(game_id, version), placeholder=_clip(placeholder, 150),
-            options=list(options)[:MAX_OPTIONS] or [discord.SelectOption(label="(nothing)", value="-")])
+            custom_id=select_id(game_id, version),
+            placeholder=_clip(placeholder, 150),
+            options=list(options)[:MAX_OPTIONS] or [discord.SelectOption(label="(nothing)", value="-")],
+        )
         super().__init__(select)
         self.game_id, self.version = game_id, version
 
     @classmethod
-    async def from_custom_id(cls, interaction: discord.Interaction, item: discord.ui.Item[Any],
-                             match: re.Match[str], /) -> MoveSelect:
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> MoveSelect:
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -133,8 +167,10 @@ def game_view(game_id: int, version: int, status: str, turn_enders: Sequence[str
         buttons = [GameButton(game_id, version, a, row=0) for a in ("join", "start", "addbot")]
     elif status == "active":
         buttons = [GameButton(game_id, version, "pick", row=0)]
-        buttons += [GameButton(game_id, version, "mv", verb, label=VERB_LABELS.get(verb, verb.capitalize()), row=0)
-                    for verb in list(turn_enders)[:3]]
+        buttons += [
+            GameButton(game_id, version, "mv", verb, label=VERB_LABELS.get(verb, verb.capitalize()), row=0)
+            for verb in list(turn_enders)[:3]
+        ]
         buttons.append(GameButton(game_id, version, "undo", row=1))
         buttons.append(GameButton(game_id, version, "hand", row=1))
     else:
@@ -150,9 +186,11 @@ def deadline_view(game_id: int, version: int, waiting: Sequence[tuple[str, str]]
         if not arg:
             continue
         short = _clip(name, 40)
-        buttons += [GameButton(game_id, version, "skip", arg, label=f"Skip {short}", row=row),
-                    GameButton(game_id, version, "repl", arg, label=f"Bot for {short}", row=row),
-                    GameButton(game_id, version, "kick", arg, label=f"Kick {short}", row=row)]
+        buttons += [
+            GameButton(game_id, version, "skip", arg, label=f"Skip {short}", row=row),
+            GameButton(game_id, version, "repl", arg, label=f"Bot for {short}", row=row),
+            GameButton(game_id, version, "kick", arg, label=f"Kick {short}", row=row),
+        ]
     return _view(buttons)
 
 
@@ -174,8 +212,11 @@ def chooser_page(moves: Sequence[str], prefix: str = "", offset: int = 0) -> Cho
     if not prefix and under:
         depth = 1  # everything starts with the same /group word
     # Descend while every move shares the next word, so each page shows a real choice.
-    while len(under) > MAX_OPTIONS and len({tuple(w[: depth + 1]) for w in under}) == 1 \
-            and all(len(w) > depth for w in under):
+    while (
+        len(under) > MAX_OPTIONS
+        and len({tuple(w[: depth + 1]) for w in under}) == 1
+        and all(len(w) > depth for w in under)
+    ):
         depth += 1
     prefix_words = under[0][:depth] if under else prefix.split()
     items: list[tuple[str, str]] = []
@@ -204,7 +245,7 @@ def chooser_page(moves: Sequence[str], prefix: str = "", offset: int = 0) -> Cho
             hidden += len(members)
     if len(items) <= MAX_OPTIONS and offset == 0:
         return Choices(items, len(under), hidden)
-    page = items[offset: offset + MAX_OPTIONS - 1]
+    page = items[offset : offset + MAX_OPTIONS - 1]
     if offset + MAX_OPTIONS - 1 < len(items):
         more = f">{offset + MAX_OPTIONS - 1}:{' '.join(prefix_words)}"
         if len(more) <= MAX_ID:

@@ -39,12 +39,18 @@ class Outgoing:
     view: discord.ui.View | None = None
 
     def kwargs(self) -> dict[str, Any]:
-        files = [discord.File(io.BytesIO(i.data), filename=i.filename, description=_clip(i.description, 1024))
-                 for i in self.images[:MAX_FILES]]
+        files = [
+            discord.File(io.BytesIO(i.data), filename=i.filename, description=_clip(i.description, 1024))
+            for i in self.images[:MAX_FILES]
+        ]
         files += [discord.File(io.BytesIO(text.encode()), filename=name) for name, text in self.texts]
-        allowed = discord.AllowedMentions(everyone=False, roles=False, replied_user=False,
-                                          users=[discord.Object(id=u) for u in self.mentions]) \
-            if self.mentions else NO_MENTIONS
+        allowed = (
+            discord.AllowedMentions(
+                everyone=False, roles=False, replied_user=False, users=[discord.Object(id=u) for u in self.mentions]
+            )
+            if self.mentions
+            else NO_MENTIONS
+        )
         out: dict[str, Any] = {"content": self.content or None, "allowed_mentions": allowed}
         if files:
             out["files"] = files
@@ -129,15 +135,17 @@ async def attempt(call: Awaitable[Any], what: str, context: str = "") -> bool:
 async def defer(interaction: discord.Interaction, *, ephemeral: bool, thinking: bool) -> bool:
     if interaction.response.is_done():
         return True
-    return await attempt(interaction.response.defer(ephemeral=ephemeral, thinking=thinking), "defer",
-                         _where(interaction))
+    return await attempt(
+        interaction.response.defer(ephemeral=ephemeral, thinking=thinking), "defer", _where(interaction)
+    )
 
 
 async def edit_original(interaction: discord.Interaction, message: Outgoing) -> bool:
     kwargs = message.kwargs()
     files = kwargs.pop("files", [])
-    return await attempt(interaction.edit_original_response(attachments=files, **kwargs), "edit original",
-                         _where(interaction))
+    return await attempt(
+        interaction.edit_original_response(attachments=files, **kwargs), "edit original", _where(interaction)
+    )
 
 
 async def delete_original(interaction: discord.Interaction) -> bool:
@@ -145,8 +153,9 @@ async def delete_original(interaction: discord.Interaction) -> bool:
 
 
 async def followup(interaction: discord.Interaction, message: Outgoing, *, ephemeral: bool) -> bool:
-    return await attempt(interaction.followup.send(ephemeral=ephemeral, **message.kwargs()),
-                         "follow-up", _where(interaction))
+    return await attempt(
+        interaction.followup.send(ephemeral=ephemeral, **message.kwargs()), "follow-up", _where(interaction)
+    )
 
 
 async def send_all(interaction: discord.Interaction, messages: Sequence[Outgoing], *, ephemeral: bool) -> None:

@@ -45,12 +45,18 @@ def parameter_names(verb: Verb) -> dict[str, Slot]:
 
 def signature(verb: Verb) -> inspect.Signature:
     """``(interaction, *, p0: ..., p1: ... = None)``: discord.py builds the options from it."""
-    parameters = [inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                                    annotation=discord.Interaction)]
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
     for name, slot in parameter_names(verb).items():
-        parameters.append(inspect.Parameter(
-            name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation(slot),
-            default=inspect.Parameter.empty if slot.required else None))
+        parameters.append(
+            inspect.Parameter(
+                name,
+                inspect.Parameter.KEYWORD_ONLY,
+                annotation=annotation(slot),
+                default=inspect.Parameter.empty if slot.required else None,
+            )
+        )
     return inspect.Signature(parameters)
 
 

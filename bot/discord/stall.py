@@ -63,7 +63,8 @@ class StallMonitor:
 
     def _write(self) -> None:
         try:
-            self.path.write_text(json.dumps({"max_stall_ms": round(self.max_stall * 1000, 1),
-                                             "stalls_over_100ms": self.over_100ms}))
+            self.path.write_text(
+                json.dumps({"max_stall_ms": round(self.max_stall * 1000, 1), "stalls_over_100ms": self.over_100ms})
+            )
         except OSError as exc:
             log.warning("cannot write stall file %s: %s", self.path, exc)

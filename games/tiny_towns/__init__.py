@@ -37,8 +37,9 @@ GAME = GameSpec(
 
 MANIFEST = GameManifest(
     spec=GAME,
-    game_type=GameType(turns="both", hidden=("private_hands", "secret_choices"), chance=True,
-                       modules=("monuments", "cave", "variant")),
+    game_type=GameType(
+        turns="both", hidden=("private_hands", "secret_choices"), chance=True, modules=("monuments", "cave", "variant")
+    ),
     renderer="rendering.tiny_towns",
     # The board's colours by name (RGB), read by rendering/tiny_towns.py: resources and building
     # families keep the tints players know from the board; "accent" (the Cottage blue) colours the

@@ -43,19 +43,50 @@ from games.tiny_towns.town import letters, new_building
 
 # Rough points of one more building when the town gives no better estimate (bot tuning, not rules).
 _POINTS = {
-    "cottage": 3.0, "shed": 1.0, "abbey": 2.5, "cloister": 1.5, "temple": 2.5, "inn": 2.5, "feast-hall": 2.2,
-    "tailor": 2.0, "factory": 0.6, "bank": 4.0, "trading-post": 1.8, "warehouse": 0.3,
-    "architects-guild": 3.0, "archive-of-the-second-age": 4.0, "barrett-castle": 6.0,
-    "cathedral-of-caterina": 5.0, "fort-ironweed": 7.0, "grand-mausoleum-of-the-rodina": 5.0,
-    "grove-university": 5.0, "mandras-palace": 4.0, "obelisk-of-the-crescent": 2.0,
-    "opaleyes-watch": 2.5, "shrine-of-the-elder-tree": 6.0, "silva-forum": 4.0,
-    "statue-of-the-bondmaker": 2.0, "sky-baths": 5.0, "starloom": 4.0,
+    "cottage": 3.0,
+    "shed": 1.0,
+    "abbey": 2.5,
+    "cloister": 1.5,
+    "temple": 2.5,
+    "inn": 2.5,
+    "feast-hall": 2.2,
+    "tailor": 2.0,
+    "factory": 0.6,
+    "bank": 4.0,
+    "trading-post": 1.8,
+    "warehouse": 0.3,
+    "architects-guild": 3.0,
+    "archive-of-the-second-age": 4.0,
+    "barrett-castle": 6.0,
+    "cathedral-of-caterina": 5.0,
+    "fort-ironweed": 7.0,
+    "grand-mausoleum-of-the-rodina": 5.0,
+    "grove-university": 5.0,
+    "mandras-palace": 4.0,
+    "obelisk-of-the-crescent": 2.0,
+    "opaleyes-watch": 2.5,
+    "shrine-of-the-elder-tree": 6.0,
+    "silva-forum": 4.0,
+    "statue-of-the-bondmaker": 2.0,
+    "sky-baths": 5.0,
+    "starloom": 4.0,
 }
 _MONUMENT_PREFERENCE = [
-    "cathedral-of-caterina", "grand-mausoleum-of-the-rodina", "fort-ironweed", "starloom",
-    "archive-of-the-second-age", "mandras-palace", "shrine-of-the-elder-tree", "grove-university",
-    "barrett-castle", "sky-baths", "silva-forum", "architects-guild", "statue-of-the-bondmaker",
-    "obelisk-of-the-crescent", "opaleyes-watch",
+    "cathedral-of-caterina",
+    "grand-mausoleum-of-the-rodina",
+    "fort-ironweed",
+    "starloom",
+    "archive-of-the-second-age",
+    "mandras-palace",
+    "shrine-of-the-elder-tree",
+    "grove-university",
+    "barrett-castle",
+    "sky-baths",
+    "silva-forum",
+    "architects-guild",
+    "statue-of-the-bondmaker",
+    "obelisk-of-the-crescent",
+    "opaleyes-watch",
 ]
 _DEAD = -1.0
 _UNFED_HOPE = 1.5  # credit for an unfed Cottage while a feeder can still come
@@ -143,8 +174,9 @@ class _Policy:
             table = effect["table"]
             n = counts.get(slug, 0)
             last = len(table) - 1
-            return max(table[min(n + 1, last)] - table[min(n, last)],
-                       (table[min(n + 2, last)] - table[min(n, last)]) / 2)
+            return max(
+                table[min(n + 1, last)] - table[min(n, last)], (table[min(n + 2, last)] - table[min(n, last)]) / 2
+            )
         if kind == "adjacent_colour":
             return effect["vp"] if colours & set(effect["colours"]) else 0.5
         if kind == "per_fed_cottage":
@@ -193,8 +225,11 @@ class _Policy:
                 out[i] = 0.5 + len({type_key(b) for j in LINES[i] if (b := here[j]) and b != slug})
             elif CATALOGUE[slug].get("feeds", {}).get("kind") in ("surrounding", "row_column"):
                 area = SURROUNDING[i] if CATALOGUE[slug]["feeds"]["kind"] == "surrounding" else LINES[i]
-                out[i] = 0.5 + 2.0 * sum(1 for j in area if here[j] == "cottage") + 0.6 * sum(
-                    1 for j in area if self.cells[j] is None)
+                out[i] = (
+                    0.5
+                    + 2.0 * sum(1 for j in area if here[j] == "cottage")
+                    + 0.6 * sum(1 for j in area if self.cells[j] is None)
+                )
             elif slug == "cottage":
                 out[i] = self._cottage_at(i, here)
             else:
@@ -304,8 +339,11 @@ class _Policy:
                 cache[key] = self._cell_value(cell, resource)
             return cache[key]
 
-        plain = [value(CELL_INDEX[m["cell"]], m.get("resource") or named) for m in moves
-                 if m[MOVE_KEY] == "place" and self.cells[CELL_INDEX[m["cell"]]] is None]
+        plain = [
+            value(CELL_INDEX[m["cell"]], m.get("resource") or named)
+            for m in moves
+            if m[MOVE_KEY] == "place" and self.cells[CELL_INDEX[m["cell"]]] is None
+        ]
         best_plain = max(plain, default=_DEAD)
         empties = sum(1 for c in self.cells if c is None)
 

@@ -121,8 +121,10 @@ def _check_extras(state: State, seat: int, slug: str, move: Move, at: int, freed
             seen.append(i)
             content = cells[i]
             if i == at or not content or "building" not in content or content.get("monument"):
-                raise IllegalMove(f"{CELL_NAMES[i]} holds {describe(content)}: Architect's Guild replaces one of "
-                                  "your other (non-monument) buildings.")
+                raise IllegalMove(
+                    f"{CELL_NAMES[i]} holds {describe(content)}: Architect's Guild replaces one of "
+                    "your other (non-monument) buildings."
+                )
             new = _in_play_building(state, item[1], "replace")
             if new == content["building"]:
                 raise IllegalMove(f"{CELL_NAMES[i]} already is a {CATALOGUE[new]['name']}: choose another type.")
@@ -138,8 +140,9 @@ def _check_extras(state: State, seat: int, slug: str, move: Move, at: int, freed
         target = CELL_INDEX[add[1]]
         empty_after = (set(empty_cells(cells)) | set(freed)) - {at}
         if target not in empty_after:
-            raise IllegalMove(f"{CELL_NAMES[target]} will not be empty: Grove University's building goes on an "
-                              "empty square.")
+            raise IllegalMove(
+                f"{CELL_NAMES[target]} will not be empty: Grove University's building goes on an empty square."
+            )
     if slug == "opaleyes-watch":
         aside = move.get("aside")
         if not isinstance(aside, list) or len(aside) != CATALOGUE[slug]["aside"]:
@@ -197,9 +200,12 @@ def apply_build(state: State, seat: int, move: Move, events: list[Event]) -> Non
         old = town["cells"][i]["building"]
         bond = town["cells"][i].get("bond")
         town["cells"][i] = new_building(new)
-        events.append({"text": f"{player}'s Architect's Guild turns the {CATALOGUE[old]['name']} on {cell_name} "
-                               f"into a {CATALOGUE[new]['name']}"
-                               + (" (its cube returns to the supply)." if bond else ".")})
+        events.append(
+            {
+                "text": f"{player}'s Architect's Guild turns the {CATALOGUE[old]['name']} on {cell_name} "
+                f"into a {CATALOGUE[new]['name']}" + (" (its cube returns to the supply)." if bond else ".")
+            }
+        )
     if move.get("add"):
         new, cell_name = move["add"]
         town["cells"][CELL_INDEX[cell_name]] = new_building(new)
@@ -222,8 +228,12 @@ def _trigger_opaleye(state: State, seat: int, slug: str, events: list[Event]) ->
             continue
         if slug in town["aside"] and slug not in town["pending_claims"]:
             town["pending_claims"].append(slug)
-            events.append({"text": f"{state['names'][other]} may take a {CATALOGUE[slug]['name']} from "
-                                   f"Opaleye's Watch: /tt claim {slug} <square>."})
+            events.append(
+                {
+                    "text": f"{state['names'][other]} may take a {CATALOGUE[slug]['name']} from "
+                    f"Opaleye's Watch: /tt claim {slug} <square>."
+                }
+            )
 
 
 # ---------------------------------------------------------------- enumeration

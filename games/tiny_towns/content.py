@@ -53,10 +53,27 @@ def _check_entry(where: str, entry: Any, required: tuple[str, ...]) -> None:
 
 
 _KNOWN_EFFECTS = {
-    "fed", "flat", "adjacent_cottages", "adjacent_colour", "not_adjacent_colour", "per_fed_cottage",
-    "corner_count", "adjacent_fed_cottages", "count_table", "alone_in_lines", "feast_hall",
-    "types_in_lines", "best_line_count", "centre_count", "per_stored", "distinct_types",
-    "adjacent_types", "shrine", "largest_group", "missing_types", "completion_place",
+    "fed",
+    "flat",
+    "adjacent_cottages",
+    "adjacent_colour",
+    "not_adjacent_colour",
+    "per_fed_cottage",
+    "corner_count",
+    "adjacent_fed_cottages",
+    "count_table",
+    "alone_in_lines",
+    "feast_hall",
+    "types_in_lines",
+    "best_line_count",
+    "centre_count",
+    "per_stored",
+    "distinct_types",
+    "adjacent_types",
+    "shrine",
+    "largest_group",
+    "missing_types",
+    "completion_place",
 }
 
 

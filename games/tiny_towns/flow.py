@@ -53,8 +53,12 @@ def _draw_town_hall(state: State, events: list[Event]) -> str:
         face_down = RULES["town_hall"]["discard_face_down"]
         hall["discards"] = pile[:face_down]
         hall["draw_pile"] = pile[face_down:]
-        events.append({"text": f"The resource deck is reshuffled and {face_down} cards are discarded face down.",
-                       "irreversible": True})
+        events.append(
+            {
+                "text": f"The resource deck is reshuffled and {face_down} cards are discarded face down.",
+                "irreversible": True,
+            }
+        )
     card = hall["draw_pile"].pop(0)
     hall["revealed"] = card
     return card
@@ -176,8 +180,7 @@ def finish(state: State, events: list[Event]) -> None:
     winners = [row["player"] for row in table if row["rank"] == 1]
     scores = ", ".join(f"{row['player']} {row['score']}" for row in table)
     title = f" ({table[0]['title']})" if "title" in table[0] else ""
-    events.append({"text": f"Game over. Winner: {' and '.join(winners)}{title}. Scores: {scores}.",
-                   "post_board": True})
+    events.append({"text": f"Game over. Winner: {' and '.join(winners)}{title}. Scores: {scores}.", "post_board": True})
 
 
 def begin_play(state: State, events: list[Event]) -> None:

@@ -56,8 +56,10 @@ def _split(topic: str, header: str, lines: list[str]) -> dict[str, str]:
 
 
 def _buildings() -> dict[str, str]:
-    header = ("Building patterns (W wood, H wheat, B brick, G glass, S stone, . = not part of it; rows top to "
-              "bottom; any rotation or mirror):")
+    header = (
+        "Building patterns (W wood, H wheat, B brick, G glass, S stone, . = not part of it; rows top to "
+        "bottom; any rotation or mirror):"
+    )
     lines = []
     for colour in COLOURS:
         for slug in BASE_BUILDINGS:

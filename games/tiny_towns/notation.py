@@ -35,34 +35,61 @@ def _verb(name: str, *slots: Slot, ends_turn: bool = False) -> Verb:
 # from the usage strings, so existing slash commands keep their option names.
 VERBS: tuple[Verb, ...] = (
     _verb("announce", Slot("resource", "resource", "The resource everyone places this round, e.g. wood")),
-    _verb("place",
-          Slot("square", "square", "The square of your town that takes the cube, A1 to D4"),
-          # Only needed in a free-choice round or when a Factory lets you swap the named resource.
-          Slot("resource", "resource", "Which resource (free-choice rounds, or a Factory swap)", required=False)),
-    _verb("build",
-          Slot("building", "building", "The building to construct, e.g. cottage"),
-          Slot("squares", "square", "The squares whose cubes form it, separated by spaces", many=True),
-          Slot("at", "square", "Where the building goes, when more than one square is possible",
-               required=False, keyword="at"),
-          Slot("with", "resource", "The resource a new Factory or Bank holds", required=False, keyword="with"),
-          # replace/add/aside sections of a few monuments are rare: one free-text option holds them,
-          # and the usage line stays short.
-          Slot("more", "word", "Further sections, e.g. replace A1 farm, add tavern B2, aside a b c",
-               required=False, many=True, in_usage=False)),
-    _verb("store",
-          Slot("warehouse_square", "square", "The square of your Warehouse that takes the resource",
-               label="<warehouse square>"),
-          # One option for the whole "wood to B2" section, as the slash command has always had it.
-          Slot("swap", "word", "A stored resource to swap out and the empty square it goes to, e.g. wood to B2",
-               required=False, keyword="swap", label="<resource> to <square>"),
-          Slot("more", "word", "Further words of the move, rarely needed", required=False, many=True,
-               in_usage=False)),
+    _verb(
+        "place",
+        Slot("square", "square", "The square of your town that takes the cube, A1 to D4"),
+        # Only needed in a free-choice round or when a Factory lets you swap the named resource.
+        Slot("resource", "resource", "Which resource (free-choice rounds, or a Factory swap)", required=False),
+    ),
+    _verb(
+        "build",
+        Slot("building", "building", "The building to construct, e.g. cottage"),
+        Slot("squares", "square", "The squares whose cubes form it, separated by spaces", many=True),
+        Slot(
+            "at",
+            "square",
+            "Where the building goes, when more than one square is possible",
+            required=False,
+            keyword="at",
+        ),
+        Slot("with", "resource", "The resource a new Factory or Bank holds", required=False, keyword="with"),
+        # replace/add/aside sections of a few monuments are rare: one free-text option holds them,
+        # and the usage line stays short.
+        Slot(
+            "more",
+            "word",
+            "Further sections, e.g. replace A1 farm, add tavern B2, aside a b c",
+            required=False,
+            many=True,
+            in_usage=False,
+        ),
+    ),
+    _verb(
+        "store",
+        Slot(
+            "warehouse_square",
+            "square",
+            "The square of your Warehouse that takes the resource",
+            label="<warehouse square>",
+        ),
+        # One option for the whole "wood to B2" section, as the slash command has always had it.
+        Slot(
+            "swap",
+            "word",
+            "A stored resource to swap out and the empty square it goes to, e.g. wood to B2",
+            required=False,
+            keyword="swap",
+            label="<resource> to <square>",
+        ),
+        Slot("more", "word", "Further words of the move, rarely needed", required=False, many=True, in_usage=False),
+    ),
     _verb("cave"),
-    _verb("monument", Slot("name", "building", "The monument you keep, one of the two you were dealt",
-                           label="<name>")),
-    _verb("claim",
-          Slot("building", "building", "The building your Opaleye's Watch lets you take"),
-          Slot("square", "square", "An empty square of your town for it")),
+    _verb("monument", Slot("name", "building", "The monument you keep, one of the two you were dealt", label="<name>")),
+    _verb(
+        "claim",
+        Slot("building", "building", "The building your Opaleye's Watch lets you take"),
+        Slot("square", "square", "An empty square of your town for it"),
+    ),
     _verb("done", ends_turn=True),
 )
 VERB_NAMES = tuple(verb.name for verb in VERBS)
@@ -182,8 +209,11 @@ def parse(text: str) -> Move:
         _no_more(args[1:], verb)
         return move
     if verb == "claim":
-        move = {MOVE_KEY: "claim", "building": _building(args[0] if args else None, monuments=False),
-                "cell": _cell(args[1] if len(args) > 1 else None)}
+        move = {
+            MOVE_KEY: "claim",
+            "building": _building(args[0] if args else None, monuments=False),
+            "cell": _cell(args[1] if len(args) > 1 else None),
+        }
         _no_more(args[2:], verb)
         return move
     _no_more(args, verb)
@@ -232,4 +262,3 @@ def vocabulary() -> dict[str, list[str]]:
         "squares": list(CELL_INDEX),
         "keywords": list(_KEYWORDS),
     }
-

@@ -53,8 +53,7 @@ ADJACENT: tuple[tuple[int, ...], ...] = tuple(_neighbours(i) for i in range(CELL
 SURROUNDING: tuple[tuple[int, ...], ...] = tuple(_surrounding(i) for i in range(CELLS))
 # Row and column squares of a cell, the cell itself excluded.
 LINES: tuple[tuple[int, ...], ...] = tuple(
-    tuple(j for j in range(CELLS) if j != i and (j // SIZE == i // SIZE or j % SIZE == i % SIZE))
-    for i in range(CELLS)
+    tuple(j for j in range(CELLS) if j != i and (j // SIZE == i // SIZE or j % SIZE == i % SIZE)) for i in range(CELLS)
 )
 ROW_OF: tuple[tuple[int, ...], ...] = tuple(
     tuple(range(i // SIZE * SIZE, i // SIZE * SIZE + SIZE)) for i in range(CELLS)
@@ -76,8 +75,14 @@ def orientations(pattern: list[str]) -> list[Shape]:
     """The distinct rotations and mirrors of a pattern, each normalised to start at (0, 0)."""
     base = [(r, c, ch) for r, row in enumerate(pattern) for c, ch in enumerate(row) if ch != "."]
     transforms = (
-        lambda r, c: (r, c), lambda r, c: (c, -r), lambda r, c: (-r, -c), lambda r, c: (-c, r),
-        lambda r, c: (r, -c), lambda r, c: (-c, -r), lambda r, c: (-r, c), lambda r, c: (c, r),
+        lambda r, c: (r, c),
+        lambda r, c: (c, -r),
+        lambda r, c: (-r, -c),
+        lambda r, c: (-c, r),
+        lambda r, c: (r, -c),
+        lambda r, c: (-c, -r),
+        lambda r, c: (-r, c),
+        lambda r, c: (c, r),
     )
     seen: list[Shape] = []
     for transform in transforms:

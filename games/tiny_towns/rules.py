@@ -81,8 +81,9 @@ def _waiting_phase_error(state: State, seat: int | None = None) -> IllegalMove:
             return IllegalMove("First pick one of the revealed resources: /tt announce <resource>.")
         mb = state["master_builder"]
         if seat == mb:
-            return IllegalMove("You are the Master Builder: first name this round's resource with "
-                               "/tt announce <resource>.")
+            return IllegalMove(
+                "You are the Master Builder: first name this round's resource with /tt announce <resource>."
+            )
         return IllegalMove(f"Wait for the Master Builder ({_name(state, mb)}) to name a resource.")
     return IllegalMove("That is not possible now.")
 
@@ -118,14 +119,18 @@ def _monument(state: State, seat: int, move: Move, events: list[Event]) -> None:
 def _announce(state: State, seat: int, move: Move, events: list[Event]) -> None:
     town = _require_town_in_play(state, seat)
     if state["variant"] == "town-hall":
-        raise IllegalMove("Town Hall has no Master Builder: the Mayor draws the resource, and every third round "
-                          "each player chooses with /tt place <square> <resource>.")
+        raise IllegalMove(
+            "Town Hall has no Master Builder: the Mayor draws the resource, and every third round "
+            "each player chooses with /tt place <square> <resource>."
+        )
     if state["phase"] != "announce":
         if state["phase"] == "place":
             shown = state["resource"] or "free choice"
             waiting = ", ".join(_name(state, s) for s in _waiting(state))
-            raise IllegalMove(f"Round {state['round']}'s resource is already named ({shown}); the next one is named "
-                              f"when everyone has placed and is done. Waiting for: {waiting}.")
+            raise IllegalMove(
+                f"Round {state['round']}'s resource is already named ({shown}); the next one is named "
+                f"when everyone has placed and is done. Waiting for: {waiting}."
+            )
         raise _waiting_phase_error(state, seat)
     resource = _resource(move.get("resource"))
     if state["variant"] == "solo":
@@ -136,8 +141,9 @@ def _announce(state: State, seat: int, move: Move, events: list[Event]) -> None:
         state["solo"]["deck"].append(resource)
         revealed[index] = state["solo"]["deck"].pop(0)
         state["source"] = "solo"
-        events.append({"text": f"{_name(state, seat)} picks {resource}; {revealed[index]} is revealed.",
-                       "irreversible": True})
+        events.append(
+            {"text": f"{_name(state, seat)} picks {resource}; {revealed[index]} is revealed.", "irreversible": True}
+        )
     else:
         mb = state["master_builder"]
         if seat != mb:
@@ -202,8 +208,12 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
         if content.get("bond"):
             raise IllegalMove(f"The Cottage on {CELL_NAMES[cell]} already holds a Statue of the Bondmaker cube.")
         content["bond"] = [resource]
-        events.append({"text": f"{_name(state, seat)} puts {resource} on the Cottage on {CELL_NAMES[cell]} "
-                               "(Statue of the Bondmaker)."})
+        events.append(
+            {
+                "text": f"{_name(state, seat)} puts {resource} on the Cottage on {CELL_NAMES[cell]} "
+                "(Statue of the Bondmaker)."
+            }
+        )
     else:
         free = ", ".join(CELL_NAMES[i] for i in empty_cells(town["cells"])) or "none"
         raise IllegalMove(f"{CELL_NAMES[cell]} already holds {describe(content)}. Empty squares: {free}.")
@@ -234,16 +244,21 @@ def _store(state: State, seat: int, move: Move, events: list[Event]) -> None:
     else:
         swap = _resource(swap)
         if swap not in stored:
-            raise IllegalMove(f"The Warehouse on {CELL_NAMES[cell]} holds {', '.join(stored) or 'nothing'}, "
-                              f"not {swap}.")
+            raise IllegalMove(
+                f"The Warehouse on {CELL_NAMES[cell]} holds {', '.join(stored) or 'nothing'}, not {swap}."
+            )
         target = _cell(move, "to")
         if town["cells"][target] is not None:
             raise IllegalMove(f"{CELL_NAMES[target]} already holds {describe(town['cells'][target])}.")
         stored.remove(swap)
         stored.append(resource)
         town["cells"][target] = {"resource": swap}
-        events.append({"text": f"{_name(state, seat)} stores {resource} on the Warehouse on {CELL_NAMES[cell]} "
-                               f"and moves its {swap} to {CELL_NAMES[target]}."})
+        events.append(
+            {
+                "text": f"{_name(state, seat)} stores {resource} on the Warehouse on {CELL_NAMES[cell]} "
+                f"and moves its {swap} to {CELL_NAMES[target]}."
+            }
+        )
     town["placed"] = True
     flow.maybe_auto_done(state, seat, events)
 
@@ -260,8 +275,9 @@ def _cave(state: State, seat: int, move: Move, events: list[Event]) -> None:
     town["cave_used"] += 1
     town["cave"].append(state["resource"])
     town["placed"] = True
-    events.append({"text": f"{_name(state, seat)} puts {state['resource']} in the cave "
-                           f"({town['cave_used']} of {limit})."})
+    events.append(
+        {"text": f"{_name(state, seat)} puts {state['resource']} in the cave ({town['cave_used']} of {limit})."}
+    )
     flow.maybe_auto_done(state, seat, events)
 
 
@@ -295,13 +311,19 @@ def _claim(state: State, seat: int, move: Move, events: list[Event]) -> None:
         raise IllegalMove(f"You may claim {names}, not {slug}.")
     cell = _cell(move)
     if town["cells"][cell] is not None:
-        raise IllegalMove(f"{CELL_NAMES[cell]} already holds {describe(town['cells'][cell])}; "
-                          "a claimed building goes on an empty square.")
+        raise IllegalMove(
+            f"{CELL_NAMES[cell]} already holds {describe(town['cells'][cell])}; "
+            "a claimed building goes on an empty square."
+        )
     town["cells"][cell] = new_building(slug)
     pending.remove(slug)
     town["aside"].remove(slug)
-    events.append({"text": f"{_name(state, seat)} takes a {CATALOGUE[slug]['name']} from Opaleye's Watch "
-                           f"onto {CELL_NAMES[cell]}."})
+    events.append(
+        {
+            "text": f"{_name(state, seat)} takes a {CATALOGUE[slug]['name']} from Opaleye's Watch "
+            f"onto {CELL_NAMES[cell]}."
+        }
+    )
     flow.after_claim(state, seat, events)
 
 
@@ -342,8 +364,10 @@ def _done(state: State, seat: int, move: Move, events: list[Event]) -> None:
         return
     town = _after_placing(state, seat)
     if flow.claimable(town):
-        raise IllegalMove("First take your Opaleye's Watch building: /tt claim <building> <square> "
-                          f"({', '.join(town['pending_claims'])}).")
+        raise IllegalMove(
+            "First take your Opaleye's Watch building: /tt claim <building> <square> "
+            f"({', '.join(town['pending_claims'])})."
+        )
     events.append({"text": f"{_name(state, seat)} is done."})
     flow.mark_done(state, seat, events, auto=False)
 
@@ -405,8 +429,9 @@ def place_moves(state: State, seat: int) -> list[Move]:
             if len(cell["stored"]) < capacity:
                 moves.append({MOVE_KEY: "store", "cell": CELL_NAMES[i]})
             for kind in sorted(set(cell["stored"]), key=RESOURCES.index):
-                moves.extend({MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]}
-                             for j in empties)
+                moves.extend(
+                    {MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]} for j in empties
+                )
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
         moves.append({MOVE_KEY: "cave"})
     return moves
@@ -436,8 +461,9 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     moves: list[Move] = []
     if flow.claimable(town):
         for slug in town["pending_claims"]:
-            moves.extend({MOVE_KEY: "claim", "building": slug, "cell": CELL_NAMES[i]}
-                         for i in empty_cells(town["cells"]))
+            moves.extend(
+                {MOVE_KEY: "claim", "building": slug, "cell": CELL_NAMES[i]} for i in empty_cells(town["cells"])
+            )
     if not town["done"]:
         moves.extend(build_moves(state, seat))
         if not flow.claimable(town):
@@ -551,8 +577,13 @@ def _redeal_monuments(state: State, seat: int, rng: Rng) -> None:
     if not state.get("monuments") or len(old) != RULES["monuments_dealt"]:
         return
     removed = set(RULES["solo"]["removed"]) if state["variant"] == "solo" else set()
-    taken = {slug for other, t in enumerate(state["towns"]) if other != seat
-             for slug in [*(t.get("monument_options") or []), t.get("monument")] if slug}
+    taken = {
+        slug
+        for other, t in enumerate(state["towns"])
+        if other != seat
+        for slug in [*(t.get("monument_options") or []), t.get("monument")]
+        if slug
+    }
     pool = [slug for slug in MONUMENTS if slug not in removed and slug not in taken]
     kept = town.get("monument")
     if kept and town.get("monument_built"):

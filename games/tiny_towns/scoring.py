@@ -191,8 +191,9 @@ def _place_in_completion(state: State, seat: int) -> int | None:
     mine = towns[seat].get("completed_round")
     if mine is None:
         return None
-    earlier = [t["completed_round"] for t in towns if t.get("completed_round") is not None
-               and t["completed_round"] < mine]
+    earlier = [
+        t["completed_round"] for t in towns if t.get("completed_round") is not None and t["completed_round"] < mine
+    ]
     if RULES.get("starloom_shared_place", "competition") == "dense":
         return len(set(earlier)) + 1
     return len(earlier) + 1
@@ -240,8 +241,14 @@ def score_town(state: State, seat: int) -> dict[str, Any]:
 
 
 def _building_vp(
-    state: State, seat: int, i: int, slug: str, slugs: list[str | None], fed: int,
-    counts: dict[str, int], mausoleum: bool,
+    state: State,
+    seat: int,
+    i: int,
+    slug: str,
+    slugs: list[str | None],
+    fed: int,
+    counts: dict[str, int],
+    mausoleum: bool,
 ) -> int:
     entry = CATALOGUE[slug]
     effect = entry["effect"]
@@ -344,8 +351,9 @@ def standings(state: State) -> list[Standing]:
             result["empty"],
             -result["cottages"],
         )
-        row = Standing(seat=seat, player=state["names"][seat], score=result["total"], rank=0,
-                       breakdown=result["breakdown"])
+        row = Standing(
+            seat=seat, player=state["names"][seat], score=result["total"], rank=0, breakdown=result["breakdown"]
+        )
         if len(state["towns"]) == 1:
             row["title"] = solo_title(result["total"])
         keyed.append((key, row))

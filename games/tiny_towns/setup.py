@@ -26,18 +26,25 @@ MAX_PLAYERS = 6
 
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
-        "buildings", "text", "random",
+        "buildings",
+        "text",
+        "random",
         "random (one card per colour), first-game, or a comma list of 6 buildings, one per colour "
         "(cottage is always in play)",
     ),
     OptionSpec(
-        "monuments", "text", "off",
+        "monuments",
+        "text",
+        "off",
         "off, on (each player is dealt 2 and secretly keeps 1), or a comma list of monuments dealt "
         "2 per seat in seat order",
     ),
     OptionSpec("cave", "bool", False, "cave rule: twice per game set aside a resource named by another player"),
     OptionSpec(
-        "variant", "choice", "standard", "standard or town-hall (resource deck); 1 player plays solo",
+        "variant",
+        "choice",
+        "standard",
+        "standard or town-hall (resource deck); 1 player plays solo",
         ("standard", "town-hall"),
     ),
 )
@@ -110,7 +117,7 @@ def _deal_monuments(value: Any, players: int, solo: bool, rng: Rng) -> list[list
                 + (", not counting Fort Ironweed and Opaleye's Watch in solo" if solo else "")
                 + f"), not {len(deck)}."
             )
-    return [deck[per_seat * s: per_seat * (s + 1)] for s in range(players)]
+    return [deck[per_seat * s : per_seat * (s + 1)] for s in range(players)]
 
 
 def new_town() -> dict[str, Any]:

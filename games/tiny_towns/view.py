@@ -59,28 +59,35 @@ def view(state: State, viewer: int | None) -> View:
         fed = result["fed"]
         own = viewer == seat
         built = bool(town.get("monument_built"))
-        towns.append({
-            "player": state["names"][seat],
-            "cells": [_cell_view(cell, bool(fed >> i & 1)) for i, cell in enumerate(town["cells"])],
-            "score": result["total"],
-            "breakdown": result["breakdown"],
-            "placed": bool(town["placed"]),
-            "done": bool(town["done"]),
-            "complete": bool(town["complete"]),
-            "resigned": bool(town["resigned"]),
-            "monument": town.get("monument") if (built or own) else None,
-            "monument_built": built,
-            "monument_options": (list(town["monument_options"])
-                                 if own and state["phase"] == "monuments" and town.get("monument_options")
-                                 and not town.get("monument") else None),
-            "times_master_builder": town["times_master_builder"],
-            "cave_used": town["cave_used"],
-            "cave": list(town["cave"]),
-            "skipped": bool(town["skipped"]),
-            "completed_round": town["completed_round"],
-            "aside": list(town["aside"]) if built else [],
-            "pending_claims": list(town["pending_claims"]),
-        })
+        towns.append(
+            {
+                "player": state["names"][seat],
+                "cells": [_cell_view(cell, bool(fed >> i & 1)) for i, cell in enumerate(town["cells"])],
+                "score": result["total"],
+                "breakdown": result["breakdown"],
+                "placed": bool(town["placed"]),
+                "done": bool(town["done"]),
+                "complete": bool(town["complete"]),
+                "resigned": bool(town["resigned"]),
+                "monument": town.get("monument") if (built or own) else None,
+                "monument_built": built,
+                "monument_options": (
+                    list(town["monument_options"])
+                    if own
+                    and state["phase"] == "monuments"
+                    and town.get("monument_options")
+                    and not town.get("monument")
+                    else None
+                ),
+                "times_master_builder": town["times_master_builder"],
+                "cave_used": town["cave_used"],
+                "cave": list(town["cave"]),
+                "skipped": bool(town["skipped"]),
+                "completed_round": town["completed_round"],
+                "aside": list(town["aside"]) if built else [],
+                "pending_claims": list(town["pending_claims"]),
+            }
+        )
     hall = state.get("town_hall")
     town_hall = None
     if hall:
@@ -138,6 +145,9 @@ def private_summary(state: State, seat: int) -> str:
     else:
         lines.append("No monuments in this game.")
     if town.get("pending_claims"):
-        lines.append("Opaleye's Watch: you may claim " + ", ".join(town["pending_claims"])
-                     + " with /tt claim <building> <square>.")
+        lines.append(
+            "Opaleye's Watch: you may claim "
+            + ", ".join(town["pending_claims"])
+            + " with /tt claim <building> <square>."
+        )
     return "\n".join(lines)

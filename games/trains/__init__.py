@@ -14,8 +14,12 @@ from games.trains.view import move_label, private_summary, view
 
 OPTIONS = (
     OptionSpec("map", "choice", "tokyo", "Board side: tokyo (easier) or osaka (harder).", MAP_NAMES),
-    OptionSpec("kingdom", "list", [], "8 kingdom card slugs separated by commas; empty or fewer = random "
-               "(e.g. kingdom=timetable,tunnel,...)."),
+    OptionSpec(
+        "kingdom",
+        "list",
+        [],
+        "8 kingdom card slugs separated by commas; empty or fewer = random (e.g. kingdom=timetable,tunnel,...).",
+    ),
 )
 
 GAME = GameSpec(

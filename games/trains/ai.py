@@ -19,8 +19,7 @@ from games.trains import board, movegen
 from games.trains.content import CARDS, MAPS, RULES
 from games.trains.rules import apply
 
-_PLAY_ORDER_TRAINS = ("limited-express-train", "early-train", "express-train", "commuter-rush",
-                      "normal-train")
+_PLAY_ORDER_TRAINS = ("limited-express-train", "early-train", "express-train", "commuter-rush", "normal-train")
 
 
 def bot_move(state: State, seat: int, level: int) -> Move:
@@ -43,6 +42,7 @@ def bot_move(state: State, seat: int, level: int) -> Move:
 
 
 # ---------------------------------------------------------------- start
+
 
 @cache
 def _static_distances(map_slug: str) -> dict[str, dict[str, float]]:
@@ -103,6 +103,7 @@ def _best_start(state: State, seat: int) -> str:
 
 # ---------------------------------------------------------------- play phase
 
+
 def _candidates(state: State, seat: int) -> Iterator[Move]:
     player = state["players"][seat]
     hand = player["hand"]
@@ -153,8 +154,12 @@ def _candidates(state: State, seat: int) -> Iterator[Move]:
             if t in hand:
                 yield play("coupling", t)
     if "dispatcher" in hand:
-        for target, args in (("timetable", ()), ("central-station", ("money",)), ("signal-box", ()),
-                             ("command-central", ("train",))):
+        for target, args in (
+            ("timetable", ()),
+            ("central-station", ("money",)),
+            ("signal-box", ()),
+            ("command-central", ("train",)),
+        ):
             if target in hand:
                 yield play("dispatcher", target, *args)
     for t in _PLAY_ORDER_TRAINS:
@@ -188,8 +193,9 @@ def _card_value(slug: str) -> int:
 
 
 def _best_train_up_to(state: State, limit: int) -> str | None:
-    options = [s for s in state["piles"] if CARDS[s].type == "train" and state["supply"][s] > 0
-               and CARDS[s].cost <= limit]
+    options = [
+        s for s in state["piles"] if CARDS[s].type == "train" and state["supply"][s] > 0 and CARDS[s].cost <= limit
+    ]
     if not options:
         return None
     return max(options, key=lambda s: (CARDS[s].money + (1 if s == "tourist-train" else 0), CARDS[s].cost, s))
@@ -300,8 +306,13 @@ def _buys(state: State, seat: int) -> Iterator[Move]:
     if density < 1.1 and not late:
         wish += ["early-train", "express-train"] if money < 6 else []
     if rails_wanted:
-        wish += ["double-track", "tunnel" if state["map"] == "osaka" else "track-crew", "steel-bridge",
-                 "track-crew", "lay-rails"]
+        wish += [
+            "double-track",
+            "tunnel" if state["map"] == "osaka" else "track-crew",
+            "steel-bridge",
+            "track-crew",
+            "lay-rails",
+        ]
     if station_cards < 1 + total // 9:
         wish += ["urban-planning", "station-expansion"]
     wish += ["timetable", "night-train", "tourist-train", "express-train"]

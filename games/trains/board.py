@@ -77,13 +77,15 @@ def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (
     if seat in state["rails"].get(hexname, ()):
         return f"You already have a rail on {hexname}."
     if not any(seat in state["rails"].get(n, ()) for n in gmap.neighbours[hexname]):
-        return (f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)."
-                + _options_text(state, seat, waive, free))
+        return f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)." + _options_text(
+            state, seat, waive, free
+        )
     cost = rail_cost(state, seat, hexname, waive, free)
     money = state["turn"]["money"]
     if cost > money:
         return f"A rail on {hexname} costs {cost} extra money; you have {money}." + _options_text(
-            state, seat, waive, free, affordable=True)
+            state, seat, waive, free, affordable=True
+        )
     return ""
 
 

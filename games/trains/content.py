@@ -235,7 +235,8 @@ def load_map(raw: dict[str, Any], file: str) -> GameMap:
             continue
         col, row = parse_hex(h)  # type: ignore[misc]
         adjacency[h] = {
-            hex_label(c, r) for c, r in grid_neighbours(col, row)
+            hex_label(c, r)
+            for c, r in grid_neighbours(col, row)
             if 0 <= c < width and 0 <= r < len(grid) and terrain[hex_label(c, r)] != "sea"
         }
     barriers: list[tuple[str, str]] = []
@@ -298,9 +299,7 @@ RULES: dict[str, Any] = load_rules(_read("rules.json"))
 DECISIONS: list[dict[str, str]] = _read("rules.json").get("decisions", [])
 CARDS: dict[str, Card] = load_cards(_read("cards.json"))
 MAP_NAMES: tuple[str, ...] = ("tokyo", "osaka")
-MAPS: dict[str, GameMap] = {
-    name: load_map(_read(f"maps/{name}.json"), f"maps/{name}.json") for name in MAP_NAMES
-}
+MAPS: dict[str, GameMap] = {name: load_map(_read(f"maps/{name}.json"), f"maps/{name}.json") for name in MAP_NAMES}
 KINGDOM: tuple[str, ...] = tuple(slug for slug, c in CARDS.items() if c.kingdom)
 
 

@@ -39,8 +39,9 @@ def _reshuffle(state: State, seat: int, events: list[Event]) -> bool:
     player["deck"] = rng.shuffled(player["discard"])
     state["rng"] = rng.state
     player["discard"] = []
-    events.append({"text": f"{state['names'][seat]} shuffles their discard pile into a new deck.",
-                   "irreversible": True})
+    events.append(
+        {"text": f"{state['names'][seat]} shuffles their discard pile into a new deck.", "irreversible": True}
+    )
     return True
 
 
@@ -64,11 +65,11 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
     if count:
         name = state["names"][seat]
         short = "" if len(drawn) == count else " (no cards left to draw)"
-        events.append({"text": f"{name} draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{short}.",
-                       "irreversible": True})
+        events.append(
+            {"text": f"{name} draws {len(drawn)} card{'s' if len(drawn) != 1 else ''}{short}.", "irreversible": True}
+        )
         if drawn:
-            events.append({"private": {"seat": seat, "text": f"You drew: {list_names(drawn)}."},
-                           "irreversible": True})
+            events.append({"private": {"seat": seat, "text": f"You drew: {list_names(drawn)}."}, "irreversible": True})
     return drawn
 
 

@@ -34,6 +34,7 @@ CENTRAL_MODES = ("money", "draw", "rail")
 
 # ---------------------------------------------------------------- grammar
 
+
 def usage(card: Card) -> str:
     """The argument pattern shown in help and error messages."""
     effect = card.effect
@@ -92,8 +93,17 @@ def normalize(card: Card, words: list[str]) -> list[str]:
         if not card.optional:
             raise _bad(card, f"{card.name}'s effect is not optional.")
         return [SKIP]
-    if kind in ("none", "draw", "landfill", "early_train", "track_vp", "rail_yard", "gain_waste",
-                "sightseeing", "signal_box"):
+    if kind in (
+        "none",
+        "draw",
+        "landfill",
+        "early_train",
+        "track_vp",
+        "rail_yard",
+        "gain_waste",
+        "sightseeing",
+        "signal_box",
+    ):
         if words:
             raise _bad(card, f"{card.name} takes no choices.")
         return []
@@ -162,7 +172,7 @@ def _normalize_twice(card: Card, words: list[str]) -> list[str]:
     # therefore takes one set of choices in its first play (a 'then' may follow in the second).
     if THEN in rest:
         i = rest.index(THEN)
-        first, second = normalize(target, rest[:i]), normalize(target, rest[i + 1:])
+        first, second = normalize(target, rest[:i]), normalize(target, rest[i + 1 :])
     else:
         first = second = normalize(target, rest)
     if first == second:
@@ -174,11 +184,12 @@ def split_twice(args: list[str]) -> tuple[str, list[str], list[str]]:
     target, rest = args[0], args[1:]
     if THEN in rest:
         i = rest.index(THEN)
-        return target, rest[:i], rest[i + 1:]
+        return target, rest[:i], rest[i + 1 :]
     return target, rest, list(rest)
 
 
 # ---------------------------------------------------------------- resolution
+
 
 def play_card(state: State, seat: int, slug: str, args: list[str], events: list[Event]) -> str:
     """Move ``slug`` from hand to the play area and resolve it; returns the public description."""
@@ -222,8 +233,11 @@ def _waste(state: State, seat: int, count: int) -> str:
 def _lay_rails(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
     left = state["players"][seat]["rails_left"]
     if left < len(args):
-        raise IllegalMove("You have no rail tokens left." if not left else
-                          f"{card.name} lays {len(args)} rails; you have {left} left.")
+        raise IllegalMove(
+            "You have no rail tokens left."
+            if not left
+            else f"{card.name} lays {len(args)} rails; you have {left} left."
+        )
     if len(set(args)) != len(args):
         raise IllegalMove("You can have only one rail per hex.")
     for terrain in card.effect.get("waive", []):
@@ -273,8 +287,7 @@ def _command_central(state: State, seat: int, card: Card, args: list[str], event
         outcome = "takes it into hand"
     else:
         outcome = "leaves it on top of the deck"
-    events.append({"text": f"{name} reveals {name_of(top)} from their deck (named {named}).",
-                   "irreversible": True})
+    events.append({"text": f"{name} reveals {name_of(top)} from their deck (named {named}).", "irreversible": True})
     return [f"names {named}, reveals {name_of(top)} and {outcome}"]
 
 
@@ -387,8 +400,9 @@ def _play_twice(state: State, seat: int, card: Card, args: list[str], events: li
     target = CARDS[slug]
     player = state["players"][seat]
     if slug not in player["hand"]:
-        raise IllegalMove(f"You have no {target.name} in your hand for {card.name} "
-                          f"(your hand: {hand_text(player['hand'])}).")
+        raise IllegalMove(
+            f"You have no {target.name} in your hand for {card.name} (your hand: {hand_text(player['hand'])})."
+        )
     remove_cards(player["hand"], [slug])
     player["play"].append(slug)
     one = _play_once(state, seat, target, first, events)

@@ -32,8 +32,10 @@ def _pages(name: str, header: str, lines: list[str], footer: str = "") -> dict[s
 
 def _card_line(card: Card) -> str:
     cost = card.sources.get("cost", card.source)
-    line = (f"- {card.name} ({card.type}, cost {card.cost}, value {card.money}"
-            f"{f', {card.vp} VP' if card.vp else ''}) [{card.source}; cost {cost}]: {card.text}")
+    line = (
+        f"- {card.name} ({card.type}, cost {card.cost}, value {card.money}"
+        f"{f', {card.vp} VP' if card.vp else ''}) [{card.source}; cost {cost}]: {card.text}"
+    )
     if card.playable:
         line += f"  `{usage(card)}`"
     return line
@@ -55,11 +57,13 @@ def _maps() -> str:
         lines.append(
             f"{gmap.name} [{gmap.source}]: {len(gmap.land)} land hexes, {len(gmap.cities)} cities "
             f"({station_slots_total(gmap.slug)} station slots), {len(gmap.remotes)} remote locations, "
-            f"{len(gmap.barriers)} barrier edges. {gmap.about}")
-        lines.append("  Remote locations: " + ", ".join(
-            f"{p.name} {h} ({p.value})" for h, p in gmap.remotes.items()))
-    lines.append("Both maps are project designs: the printed boards were not available. Edit "
-                 "games/trains/data/maps/*.json to correct them.")
+            f"{len(gmap.barriers)} barrier edges. {gmap.about}"
+        )
+        lines.append("  Remote locations: " + ", ".join(f"{p.name} {h} ({p.value})" for h, p in gmap.remotes.items()))
+    lines.append(
+        "Both maps are project designs: the printed boards were not available. Edit "
+        "games/trains/data/maps/*.json to correct them."
+    )
     return "\n".join(lines)
 
 
@@ -75,7 +79,8 @@ RULES_HELP: dict[str, str] = {
         f"{RULES['rails_per_player']} rails, or all {RULES['stations_total']} stations are out. "
         "Score: each of "
         "your rails in a city by its stations (0/2/4/8), each rail on a remote location its number, VP cards "
-        "and track VP. Ties: most rails on the board."),
+        "and track VP. Ties: most rails on the board."
+    ),
     "commands": (
         "/trains start HEX - place your free starting rail (not sea, remote location, or another start).\n"
         "/trains play CARD [choices] - e.g. /trains play lay-rails E5, /trains play station-expansion F3, "
@@ -86,10 +91,14 @@ RULES_HELP: dict[str, str] = {
         "/trains buy CARD [top] - 'top' puts it on your deck when Early Train is active.\n"
         "/trains pass - only if you have neither played nor bought: return all Waste in hand and end "
         "the turn.\n"
-        "/trains end - end your turn (clean up, draw 5)."),
+        "/trains end - end your turn (clean up, draw 5)."
+    ),
     **_cards(),
     "maps": _maps(),
-    **_pages("decisions", "Rule decisions ([source]; edit games/trains/data/rules.json to change):",
-             [f"- {d['topic']} [{d['source']}]: {d['text']}" for d in DECISIONS],
-             "Card numbers marked [project], kingdom cards 11-30 and both maps are project designs."),
+    **_pages(
+        "decisions",
+        "Rule decisions ([source]; edit games/trains/data/rules.json to change):",
+        [f"- {d['topic']} [{d['source']}]: {d['text']}" for d in DECISIONS],
+        "Card numbers marked [project], kingdom cards 11-30 and both maps are project designs.",
+    ),
 }

@@ -45,14 +45,12 @@ def _distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
 
-def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (),
-                 free: bool = False) -> list[str]:
+def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (), free: bool = False) -> list[str]:
     """Hexes where one rail can be laid right now (adjacency, money, rails left)."""
     if state["players"][seat]["rails_left"] <= 0:
         return []
     money = state["turn"]["money"]
-    return [h for h in board.frontier(state, seat)
-            if board.rail_cost(state, seat, h, waive, free) <= money]
+    return [h for h in board.frontier(state, seat) if board.rail_cost(state, seat, h, waive, free) <= money]
 
 
 def card_choices(state: State, seat: int, card: Card, in_hand_already: bool) -> list[list[str]]:
@@ -70,8 +68,17 @@ def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> lis
     kind = card.kind
     effect = card.effect
     player = state["players"][seat]
-    if kind in ("none", "draw", "landfill", "early_train", "track_vp", "rail_yard", "gain_waste",
-                "sightseeing", "signal_box"):
+    if kind in (
+        "none",
+        "draw",
+        "landfill",
+        "early_train",
+        "track_vp",
+        "rail_yard",
+        "gain_waste",
+        "sightseeing",
+        "signal_box",
+    ):
         return [[]]
     if kind == "lay_rails":
         waive = tuple(effect.get("waive", []))

@@ -1,11 +1,11 @@
 """Command text <-> move dicts.
 
-    /trains start E5
-    /trains play lay-rails E5
-    /trains play dispatcher central-station rail E5 then money
-    /trains buy express-train [top]
-    /trains pass
-    /trains end
+/trains start E5
+/trains play lay-rails E5
+/trains play dispatcher central-station rail E5 then money
+/trains buy express-train [top]
+/trains pass
+/trains end
 """
 
 from __future__ import annotations
@@ -32,15 +32,30 @@ def _verb(name: str, *slots: Slot, ends_turn: bool = False) -> Verb:
 # usage strings, so the slash commands and their option names stay as they were.
 VERBS: tuple[Verb, ...] = (
     _verb("start", Slot("hex", "hex", "Hex for your starting rail, e.g. E5 (land, not a remote location or taken)")),
-    _verb("play",
-          Slot("card", "card", "The card from your hand to play, e.g. lay-rails"),
-          Slot("choices", "word", "The card's choices, separated by spaces (hexes, cards, modes)",
-               required=False, many=True, label="<choices>")),
-    _verb("buy",
-          Slot("card", "card", "The supply pile to buy from, e.g. express-train"),
-          # The literal word "top"; labelled <top> to keep the usage line players already know.
-          Slot("top", "choice", "Type top to put the card on your deck (only after Early Train)",
-               required=False, label="<top>")),
+    _verb(
+        "play",
+        Slot("card", "card", "The card from your hand to play, e.g. lay-rails"),
+        Slot(
+            "choices",
+            "word",
+            "The card's choices, separated by spaces (hexes, cards, modes)",
+            required=False,
+            many=True,
+            label="<choices>",
+        ),
+    ),
+    _verb(
+        "buy",
+        Slot("card", "card", "The supply pile to buy from, e.g. express-train"),
+        # The literal word "top"; labelled <top> to keep the usage line players already know.
+        Slot(
+            "top",
+            "choice",
+            "Type top to put the card on your deck (only after Early Train)",
+            required=False,
+            label="<top>",
+        ),
+    ),
     # Pass (only before playing or buying: return all Waste) and end both close the turn, so each
     # is a bare turn ender that gets its own button.
     _verb("pass", ends_turn=True),
@@ -52,8 +67,9 @@ USAGE = usage_lines(GROUP, VERBS)  # verb -> "/trains buy <card> [<top>]", for t
 
 def _card(word: str, what: str = "card") -> str:
     if word not in CARDS:
-        raise IllegalMove(f'Unknown {what} "{word}"{suggest(word, CARDS)}. Card names use hyphens, '
-                          "e.g. lay-rails, express-train.")
+        raise IllegalMove(
+            f'Unknown {what} "{word}"{suggest(word, CARDS)}. Card names use hyphens, e.g. lay-rails, express-train.'
+        )
     return word
 
 

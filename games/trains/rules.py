@@ -24,8 +24,16 @@ def clone(state: State) -> State:
 
 
 def new_turn() -> dict[str, Any]:
-    return {"money": 0, "played": False, "bought": False, "buys": 0, "rails_laid": 0,
-            "waive": [], "discount": 0, "early": False}
+    return {
+        "money": 0,
+        "played": False,
+        "bought": False,
+        "buys": 0,
+        "rails_laid": 0,
+        "waive": [],
+        "discount": 0,
+        "early": False,
+    }
 
 
 def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
@@ -36,8 +44,9 @@ def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
     for word in raw:
         slug = str(word).lower()
         if slug not in KINGDOM:
-            raise IllegalMove(f'"{slug}" is not a kingdom card{suggest(slug, KINGDOM)}. '
-                              f"Kingdom cards: {', '.join(KINGDOM)}.")
+            raise IllegalMove(
+                f'"{slug}" is not a kingdom card{suggest(slug, KINGDOM)}. Kingdom cards: {", ".join(KINGDOM)}.'
+            )
         if slug in chosen:
             raise IllegalMove(f"{slug} is listed twice in kingdom.")
         chosen.append(slug)
@@ -55,8 +64,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
         raise IllegalMove("Trains needs 2 to 4 players.")
     map_name = str(options.get("map") or "tokyo").lower()
     if map_name not in MAPS:
-        raise IllegalMove(f"Unknown map {map_name}{suggest(map_name, MAP_NAMES)}. "
-                          f"Maps: {', '.join(MAP_NAMES)}.")
+        raise IllegalMove(f"Unknown map {map_name}{suggest(map_name, MAP_NAMES)}. Maps: {', '.join(MAP_NAMES)}.")
     rng = Rng(seed_state(seed))
     kingdom = _kingdom(options, rng)
     start_deck: dict[str, int] = RULES["starting_deck"]
@@ -92,9 +100,19 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
     ordered = [slug for slug, n in start_deck.items() for _ in range(n)]
     for _ in players:
         deck = rng.shuffled(ordered)
-        state["players"].append({"deck": deck, "hand": [], "discard": [], "play": [], "gained": [],
-                                 "rails_left": RULES["rails_per_player"], "track_vp": 0,
-                                 "resigned": False, "start": None})
+        state["players"].append(
+            {
+                "deck": deck,
+                "hand": [],
+                "discard": [],
+                "play": [],
+                "gained": [],
+                "rails_left": RULES["rails_per_player"],
+                "track_vp": 0,
+                "resigned": False,
+                "start": None,
+            }
+        )
     state["rng"] = rng.state
     for seat in range(len(players)):
         draw(state, seat, RULES["hand_size"], [])
@@ -102,6 +120,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
 
 
 # ---------------------------------------------------------------- turn order
+
 
 def active_seats(state: State) -> list[int]:
     return [s for s, p in enumerate(state["players"]) if not p["resigned"]]
@@ -126,8 +145,9 @@ def _advance_start(state: State, events: list[Event]) -> None:
     state["current"] = active_seats(state)[0]
     state["turn"] = new_turn()
     state["turn_number"] = 1
-    events.append({"text": f"All starting rails are placed. {state['names'][state['current']]} begins.",
-                   "post_board": True})
+    events.append(
+        {"text": f"All starting rails are placed. {state['names'][state['current']]} begins.", "post_board": True}
+    )
 
 
 def end_reasons(state: State) -> list[str]:
@@ -165,8 +185,7 @@ def _end_turn(state: State, events: list[Event]) -> None:
     state["turn"] = new_turn()
     state["turn_number"] += 1
     names = state["names"]
-    events.append({"text": f"{names[seat]} ends their turn. {names[state['current']]}'s turn.",
-                   "post_board": True})
+    events.append({"text": f"{names[seat]} ends their turn. {names[state['current']]}'s turn.", "post_board": True})
 
 
 def undo_scope(state: State) -> Hashable:
@@ -199,6 +218,7 @@ def redeal(state: State, seat: int, seed: int) -> State:
 
 
 # ---------------------------------------------------------------- apply
+
 
 def _check_turn(state: State, seat: int) -> None:
     if state["phase"] == "over":
@@ -245,8 +265,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     elif verb == "pass":
         turn = new["turn"]
         if turn["played"] or turn["bought"]:
-            raise IllegalMove("You can only pass before playing or buying anything this turn; "
-                              "use /trains end.")
+            raise IllegalMove("You can only pass before playing or buying anything this turn; use /trains end.")
         hand = new["players"][seat]["hand"]
         count = hand.count("waste")
         return_waste(new, hand, count)
@@ -272,8 +291,7 @@ def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> 
     if card.cost > turn["money"]:
         raise IllegalMove(f"{card.name} costs {card.cost}; you have {turn['money']} money.")
     if top and not turn["early"]:
-        raise IllegalMove("Only with Early Train's effect this turn can a bought card go on top of "
-                          "your deck.")
+        raise IllegalMove("Only with Early Train's effect this turn can a bought card go on top of your deck.")
     turn["money"] -= card.cost
     turn["bought"] = True
     turn["buys"] += 1
@@ -288,6 +306,7 @@ def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> 
 
 
 # ---------------------------------------------------------------- status and resignation
+
 
 def status(state: State) -> Status:
     names = state["names"]

@@ -31,8 +31,12 @@ def breakdown(state: State, seat: int) -> dict[str, int]:
     for slug in all_cards(state["players"][seat]):
         card = CARDS[slug]
         cards += card.vp + (rails // card.vp_per_rails if card.vp_per_rails else 0)
-    return {"cities": cities, "remote locations": remotes, "VP cards": cards,
-            "track VP": state["players"][seat]["track_vp"]}
+    return {
+        "cities": cities,
+        "remote locations": remotes,
+        "VP cards": cards,
+        "track VP": state["players"][seat]["track_vp"],
+    }
 
 
 def score(state: State, seat: int) -> int:
@@ -43,20 +47,25 @@ def standings(state: State) -> list[Standing]:
     rows = []
     for seat, name in enumerate(state["names"]):
         parts = breakdown(state, seat)
-        rows.append({
-            "seat": seat,
-            "player": name,
-            "score": sum(parts.values()),
-            "rails": rails_on_board(state, seat),
-            "resigned": state["players"][seat]["resigned"],
-            "breakdown": parts,
-        })
+        rows.append(
+            {
+                "seat": seat,
+                "player": name,
+                "score": sum(parts.values()),
+                "rails": rails_on_board(state, seat),
+                "resigned": state["players"][seat]["resigned"],
+                "breakdown": parts,
+            }
+        )
     rows.sort(key=lambda r: (r["resigned"], -r["score"], -r["rails"], r["seat"]))
     result: list[Standing] = []
     for i, row in enumerate(rows):
         prev = rows[i - 1] if i else None
         if prev is not None and (prev["resigned"], prev["score"], prev["rails"]) == (
-                row["resigned"], row["score"], row["rails"]):
+            row["resigned"],
+            row["score"],
+            row["rails"],
+        ):
             rank = result[-1]["rank"]
         else:
             rank = i + 1

@@ -28,9 +28,16 @@ def map_view(slug: str) -> dict[str, Any]:
         elif h in gmap.remotes:
             entry.update(name=gmap.remotes[h].name, value=gmap.remotes[h].value)
         hexes.append(entry)
-    return {"slug": gmap.slug, "name": gmap.name, "source": gmap.source, "columns": gmap.columns,
-            "rows": gmap.rows, "layout": "flat-top, odd columns shifted down",
-            "hexes": hexes, "barriers": [list(b) for b in gmap.barriers]}
+    return {
+        "slug": gmap.slug,
+        "name": gmap.name,
+        "source": gmap.source,
+        "columns": gmap.columns,
+        "rows": gmap.rows,
+        "layout": "flat-top, odd columns shifted down",
+        "hexes": hexes,
+        "barriers": [list(b) for b in gmap.barriers],
+    }
 
 
 def _counts(cards: list[str]) -> dict[str, int]:
@@ -44,29 +51,43 @@ def view(state: State, viewer: int | None) -> View:
     players = []
     for seat, p in enumerate(state["players"]):
         parts = breakdown(state, seat)
-        players.append({
-            "seat": seat,
-            "name": state["names"][seat],
-            "hand_size": len(p["hand"]),
-            "deck_size": len(p["deck"]),
-            "discard_size": len(p["discard"]),
-            "discard_top": p["discard"][-1] if p["discard"] else None,
-            "play": list(p["play"]),
-            "gained": list(p["gained"]),
-            "rails_left": p["rails_left"],
-            "rails_on_board": rails_on_board(state, seat),
-            "track_vp": p["track_vp"],
-            "score": sum(parts.values()),
-            "breakdown": parts,
-            "resigned": p["resigned"],
-            "start": p["start"],
-        })
-    supply = [{"card": slug, "name": CARDS[slug].name, "type": CARDS[slug].type, "cost": CARDS[slug].cost,
-               "count": state["supply"][slug], "empty": state["supply"][slug] == 0}
-              for slug in [*state["piles"], "waste"]]
+        players.append(
+            {
+                "seat": seat,
+                "name": state["names"][seat],
+                "hand_size": len(p["hand"]),
+                "deck_size": len(p["deck"]),
+                "discard_size": len(p["discard"]),
+                "discard_top": p["discard"][-1] if p["discard"] else None,
+                "play": list(p["play"]),
+                "gained": list(p["gained"]),
+                "rails_left": p["rails_left"],
+                "rails_on_board": rails_on_board(state, seat),
+                "track_vp": p["track_vp"],
+                "score": sum(parts.values()),
+                "breakdown": parts,
+                "resigned": p["resigned"],
+                "start": p["start"],
+            }
+        )
+    supply = [
+        {
+            "card": slug,
+            "name": CARDS[slug].name,
+            "type": CARDS[slug].type,
+            "cost": CARDS[slug].cost,
+            "count": state["supply"][slug],
+            "empty": state["supply"][slug] == 0,
+        }
+        for slug in [*state["piles"], "waste"]
+    ]
     # The platform's header first: renderers and the standings chart read these in every game.
-    header: ViewHeader = {"game": "trains", "names": list(state[NAMES_KEY]), "viewer": viewer,
-                          "finished": state["phase"] == "over"}
+    header: ViewHeader = {
+        "game": "trains",
+        "names": list(state[NAMES_KEY]),
+        "viewer": viewer,
+        "finished": state["phase"] == "over",
+    }
     out: View = {
         **header,
         "rules_version": state["rules_version"],
@@ -102,8 +123,7 @@ def _hints(state: State, seat: int) -> dict[str, Any]:
     return {
         "playable": sorted({c for c in hand if CARDS[c].playable}),
         "affordable": [s for s in state["piles"] if state["supply"][s] > 0 and CARDS[s].cost <= money],
-        "rails": [{"hex": h, "cost": board.rail_cost(state, seat, h)}
-                  for h in movegen.rail_options(state, seat)],
+        "rails": [{"hex": h, "cost": board.rail_cost(state, seat, h)} for h in movegen.rail_options(state, seat)],
         "stations": board.station_hexes(state),
     }
 
@@ -112,11 +132,11 @@ def private_summary(state: State, seat: int) -> str:
     """Plain text for /game hand: the seat's hand, money and what it can do now."""
     player = state["players"][seat]
     counts = _counts(player["hand"])
-    hand = ", ".join(f"{n}x {CARDS[c].name}" if n > 1 else CARDS[c].name
-                     for c, n in counts.items()) or "empty"
-    lines = [f"Your hand: {hand}.",
-             f"Deck {len(player['deck'])}, discard {len(player['discard'])}, "
-             f"rails left {player['rails_left']}."]
+    hand = ", ".join(f"{n}x {CARDS[c].name}" if n > 1 else CARDS[c].name for c, n in counts.items()) or "empty"
+    lines = [
+        f"Your hand: {hand}.",
+        f"Deck {len(player['deck'])}, discard {len(player['discard'])}, rails left {player['rails_left']}.",
+    ]
     if state["phase"] == "play" and state["current"] == seat and not player["resigned"]:
         hints = _hints(state, seat)
         lines.append(f"Money this turn: {state['turn']['money']}.")
@@ -160,4 +180,3 @@ def _waste_owned(state: State, seat: int) -> int:
     player = state["players"][seat]
     piles = ("hand", "deck", "discard", "play", "gained")
     return sum(1 for pile in piles for card in player.get(pile, []) if card == "waste")
-

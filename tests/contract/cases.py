@@ -117,8 +117,11 @@ def _collect() -> tuple[list[str], list[str], list[Case]]:
             manifest = games.get_manifest(slug)
             spec = manifest.spec
             for players in range(spec.min_players, spec.max_players + 1):
-                cases += [Case(slug, players, text, label) for label, text in option_sets(manifest)
-                          if _accepted(manifest, players, text)]
+                cases += [
+                    Case(slug, players, text, label)
+                    for label, text in option_sets(manifest)
+                    if _accepted(manifest, players, text)
+                ]
     return builtin, slugs, cases
 
 

@@ -39,8 +39,9 @@ def expect_rejected(spec: GameSpec, state: State, seat: int, move: Move, why: st
     except Exception as exc:
         return f"{why}: {move} for seat {seat} raised {type(exc).__name__}: {exc} (must be IllegalMove)"
     result = dumps(after)
-    if result == before or any(result == dumps(spec.apply(state, seat, listed)[0])
-                               for listed in spec.legal_moves(state, seat)):
+    if result == before or any(
+        result == dumps(spec.apply(state, seat, listed)[0]) for listed in spec.legal_moves(state, seat)
+    ):
         return None
     return f"{why}: accepted {move} for seat {seat}, which legal_moves does not list (nor an equivalent)"
 
@@ -48,8 +49,17 @@ def expect_rejected(spec: GameSpec, state: State, seat: int, move: Move, why: st
 def garbage_texts(spec: GameSpec, legal_texts: list[str], seed: int) -> list[str]:
     """Command texts a player might type that are (almost always) not a legal move now."""
     group = f"/{spec.command_group}"
-    texts = ["", "hello", "/", group, f"{group} ", f"{group} xyzzy", f"{group}{spec.command_group}",
-             "/game", f"/not-{spec.command_group} {spec.verbs[0].name if spec.verbs else 'move'}"]
+    texts = [
+        "",
+        "hello",
+        "/",
+        group,
+        f"{group} ",
+        f"{group} xyzzy",
+        f"{group}{spec.command_group}",
+        "/game",
+        f"/not-{spec.command_group} {spec.verbs[0].name if spec.verbs else 'move'}",
+    ]
     for verb in spec.verbs:
         texts.append(f"{group} {verb.name}")
         texts += [f"{group} {verb.name} {junk}" for junk in JUNK]
@@ -57,8 +67,13 @@ def garbage_texts(spec: GameSpec, legal_texts: list[str], seed: int) -> list[str
     rng = random.Random(seed)
     for text in rng.sample(legal_texts, min(8, len(legal_texts))):
         words = text.split()
-        texts += [" ".join(words[:-1]), f"{text} {rng.choice(JUNK)}", f"{text} {words[-1]}",
-                  " ".join(words[:2] + [rng.choice(JUNK)] + words[3:]), text.upper()]
+        texts += [
+            " ".join(words[:-1]),
+            f"{text} {rng.choice(JUNK)}",
+            f"{text} {words[-1]}",
+            " ".join(words[:2] + [rng.choice(JUNK)] + words[3:]),
+            text.upper(),
+        ]
     return texts
 
 
@@ -114,8 +129,12 @@ def event_problems(events: Any, players: int) -> list[str]:
         if "text" in event and not isinstance(event["text"], str):
             problems.append(f"event text must be text: {event}")
         private = event.get("private")
-        if private is not None and not (isinstance(private, dict) and set(private) == {"seat", "text"}
-                                        and private["seat"] in range(players) and isinstance(private["text"], str)):
+        if private is not None and not (
+            isinstance(private, dict)
+            and set(private) == {"seat", "text"}
+            and private["seat"] in range(players)
+            and isinstance(private["text"], str)
+        ):
             problems.append(f"a private event is {{seat, text}} for a seat of the game: {event}")
     return problems
 
@@ -137,8 +156,10 @@ def standings_problems(spec: GameSpec, state: State, names: list[str]) -> list[s
             continue
         keys = set(entry)
         if not keys >= STANDING_KEYS or not keys <= STANDING_KEYS | STANDING_OPTIONAL:
-            problems.append(f"entry {position} has keys {sorted(keys)}, expected {sorted(STANDING_KEYS)} "
-                            f"(+ optional {sorted(STANDING_OPTIONAL)})")
+            problems.append(
+                f"entry {position} has keys {sorted(keys)}, expected {sorted(STANDING_KEYS)} "
+                f"(+ optional {sorted(STANDING_OPTIONAL)})"
+            )
             continue
         seat, rank, score = entry["seat"], entry["rank"], entry["score"]
         if not (isinstance(seat, int) and isinstance(rank, int) and isinstance(score, int)):
@@ -148,7 +169,8 @@ def standings_problems(spec: GameSpec, state: State, names: list[str]) -> list[s
             problems.append(f"entry {position}: player {entry['player']!r} is not seat {seat}'s name")
         breakdown = entry["breakdown"]
         if not isinstance(breakdown, dict) or not all(
-                isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in breakdown.items()):
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in breakdown.items()
+        ):
             problems.append(f"entry {position}: breakdown must map labels to whole numbers: {breakdown}")
         if "title" in entry and not isinstance(entry["title"], str):
             problems.append(f"entry {position}: title must be text")
@@ -159,8 +181,9 @@ def standings_problems(spec: GameSpec, state: State, names: list[str]) -> list[s
             if score != previous["score"]:
                 problems.append(f"entries {position - 1} and {position} share rank {rank} with different scores")
         elif rank != position:
-            problems.append(f"entry {position} ranks {rank}: after a tie ranks skip (1, 1, 3), so it must be "
-                            f"{position}")
+            problems.append(
+                f"entry {position} ranks {rank}: after a tie ranks skip (1, 1, 3), so it must be {position}"
+            )
         previous = entry
     return problems
 
@@ -193,8 +216,9 @@ def hidden_problems(spec: GameSpec, trace: Trace, redeal: Callable[[State, int, 
                 mine, theirs = spec.view(state, viewer), spec.view(other, viewer)
                 if dumps(mine) != dumps(theirs):
                     keys = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
-                    problems.append(f"step {index}: re-dealing seat {seat} changes what viewer {viewer} sees "
-                                    f"(keys {keys})")
+                    problems.append(
+                        f"step {index}: re-dealing seat {seat} changes what viewer {viewer} sees (keys {keys})"
+                    )
                 elif not drawn and viewer is not None and dumps(other) != dumps(state):
                     drawn = True  # one image per game: the viewer's own board for both deals
                     if rendering.render(mine, viewer) != rendering.render(theirs, viewer):

@@ -84,8 +84,10 @@ def test_every_listed_move_is_accepted(case: Case) -> None:
                 try:
                     spec.apply(state, seat, move)
                 except Exception as exc:
-                    problems.append(f"step {index}: listed {spec.format(move)} for seat {seat} but apply raised "
-                                    f"{type(exc).__name__}: {exc}")
+                    problems.append(
+                        f"step {index}: listed {spec.format(move)} for seat {seat} but apply raised "
+                        f"{type(exc).__name__}: {exc}"
+                    )
         if dumps(state) != step.state:
             problems.append(f"step {index}: applying the listed moves changed the state they were given")
     assert not problems, report(problems, trace)
@@ -112,14 +114,24 @@ def test_rejected_moves_change_nothing(case: Case) -> None:
         step, state = trace.steps[index], trace.state(index)
         own = {seat: texts_of(case, state, seat) for seat in seats}
         for seat in seats:
-            others = [m for other, moves in step.legal.items() if other != seat for m in moves
-                      if spec.format(m) not in own[seat]]
+            others = [
+                m
+                for other, moves in step.legal.items()
+                if other != seat
+                for m in moves
+                if spec.format(m) not in own[seat]
+            ]
             for move in others[:CAP]:
-                problems.append(checks.expect_rejected(spec, state, seat, move, f"step {index}, another seat's move")
-                                or "")
+                problems.append(
+                    checks.expect_rejected(spec, state, seat, move, f"step {index}, another seat's move") or ""
+                )
         for seat in step.to_act:
-            later = [m for j in range(index + 1, min(index + 9, len(trace.steps)))
-                     for m in trace.steps[j].legal.get(seat, []) if spec.format(m) not in own[seat]]
+            later = [
+                m
+                for j in range(index + 1, min(index + 9, len(trace.steps)))
+                for m in trace.steps[j].legal.get(seat, [])
+                if spec.format(m) not in own[seat]
+            ]
             for move in later[:CAP]:
                 problems.append(checks.expect_rejected(spec, state, seat, move, f"step {index}, a later move") or "")
         for text in checks.garbage_texts(spec, sorted(own[step.seat]), seed=index):
@@ -129,8 +141,9 @@ def test_rejected_moves_change_nothing(case: Case) -> None:
                 continue
             for seat in seats:
                 if spec.format(parsed) not in own[seat]:
-                    problems.append(checks.expect_rejected(spec, state, seat, parsed, f"step {index}, text {text!r}")
-                                    or "")
+                    problems.append(
+                        checks.expect_rejected(spec, state, seat, parsed, f"step {index}, text {text!r}") or ""
+                    )
     problems = [p for p in problems if p]
     assert not problems, report(problems, trace)
 
@@ -180,8 +193,13 @@ def test_apply_and_queries_never_mutate_their_input(case: Case) -> None:
         state, seat = trace.state(index), trace.steps[index].seat
         move = trace.steps[index].move
         queries: list[tuple[Callable[..., object], tuple[object, ...]]] = [
-            (spec.legal_moves, (seat,)), (spec.status, ()), (spec.standings, ()), (spec.view, (seat,)),
-            (spec.view, (None,)), (spec.bot_move, (seat, 0))]
+            (spec.legal_moves, (seat,)),
+            (spec.status, ()),
+            (spec.standings, ()),
+            (spec.view, (seat,)),
+            (spec.view, (None,)),
+            (spec.bot_move, (seat, 0)),
+        ]
         if spec.private_summary:
             queries.append((spec.private_summary, (seat,)))
         if spec.move_label and move is not None:
@@ -222,10 +240,12 @@ def redeal_of(case: Case) -> Callable[[State, int, int], State]:
     if helper is not None:
         return helper
     package = package_of(case.slug)
-    pytest.fail(f"{case.slug} declares hidden information {case.manifest.game_type.hidden} but neither "
-                f"{package}.rules nor {package}.view has redeal(state, seat, seed) -> State (the state with "
-                "that seat's private cards/choices dealt afresh from seed, public facts kept); the suite needs "
-                "it to prove that views hide other seats' secrets")
+    pytest.fail(
+        f"{case.slug} declares hidden information {case.manifest.game_type.hidden} but neither "
+        f"{package}.rules nor {package}.view has redeal(state, seat, seed) -> State (the state with "
+        "that seat's private cards/choices dealt afresh from seed, public facts kept); the suite needs "
+        "it to prove that views hide other seats' secrets"
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=ids)

@@ -39,8 +39,11 @@ def test_package_has_the_standard_modules(slug: str) -> None:
         assert where.parent == ROOT / "games", where
     if slug == PLUGIN_SLUG:
         assert where.parent == PLUGINS, where
-    missing = [name for name in MODULES if not (where / f"{name}.py").is_file()
-               and not (where / name / "__init__.py").is_file()]
+    missing = [
+        name
+        for name in MODULES
+        if not (where / f"{name}.py").is_file() and not (where / name / "__init__.py").is_file()
+    ]
     assert not missing, f"{slug} ({where}) lacks the modules {missing}"
     for name in MODULES:
         importlib.import_module(f"{package_of(slug)}.{name}")

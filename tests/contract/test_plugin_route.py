@@ -68,8 +68,12 @@ async def say(host: Conductor, actor: Actor, text: str) -> Reply:
 
 async def play_to_the_end(host: Conductor) -> list[Reply]:
     """ann and bob against a level-1 bot; the humans pick among their legal commands at random."""
-    for actor, text in ((ANN, "/game new dice-duel doubles=on"), (BOB, "/game join"), (ANN, "/game addbot 1"),
-                        (ANN, "/game start")):
+    for actor, text in (
+        (ANN, "/game new dice-duel doubles=on"),
+        (BOB, "/game join"),
+        (ANN, "/game addbot 1"),
+        (ANN, "/game start"),
+    ):
         reply = await say(host, actor, text)
         assert reply.ok, (text, reply.private)
     picker = random.Random(5)
@@ -130,7 +134,8 @@ async def test_export_replays_to_the_same_standings(host: Conductor) -> None:
     result = await replay(transcript)  # also checks the transcript's own standings line
     assert result.status == "finished"
     assert [(s["player"], s["score"], s["rank"]) for s in result.standings] == [
-        (s["player"].replace(" ", "-"), s["score"], s["rank"]) for s in expected]
+        (s["player"].replace(" ", "-"), s["score"], s["rank"]) for s in expected
+    ]
 
 
 def written_transcript(seed: int) -> str:
@@ -138,8 +143,14 @@ def written_transcript(seed: int) -> str:
     spec = games.get_game(PLUGIN_SLUG)
     names = ["ann", "bob", "cat"]
     state = spec.setup(names, {"doubles": True, "rounds": "3"}, seed)
-    lines = [f"game: {PLUGIN_SLUG}", f"seed: {seed}", f"players: {', '.join(names)}", "options: doubles=on",
-             "!bob: /dd bank 1   # not bob's turn", "!ann: /dd done   # a die must be banked first"]
+    lines = [
+        f"game: {PLUGIN_SLUG}",
+        f"seed: {seed}",
+        f"players: {', '.join(names)}",
+        "options: doubles=on",
+        "!bob: /dd bank 1   # not bob's turn",
+        "!ann: /dd done   # a die must be banked first",
+    ]
     while not spec.status(state).finished:
         seat = spec.status(state).to_act[0]
         move = spec.bot_move(state, seat, 1)

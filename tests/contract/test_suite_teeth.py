@@ -47,8 +47,9 @@ def test_a_leaky_view_is_caught(case: Case) -> None:
 
 
 def test_a_redeal_that_changes_nothing_is_caught(case: Case) -> None:
-    problems = checks.hidden_problems(games.get_game(PLUGIN_SLUG), playout(case),
-                                      lambda state, seat, seed: copy.deepcopy(state))
+    problems = checks.hidden_problems(
+        games.get_game(PLUGIN_SLUG), playout(case), lambda state, seat, seed: copy.deepcopy(state)
+    )
     assert problems == ["redeal never changed a state: it must deal the seat's private information afresh"]
 
 

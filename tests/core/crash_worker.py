@@ -15,8 +15,12 @@ MOD = Actor("9", "mod", is_moderator=True)
 async def main(path: str) -> None:
     store = await Store.open(path)
     host = Conductor(store, render_images=False, seed_source=lambda: 5)
-    for actor, text in [(Actor("1", "ann"), "/game new tiny-towns"), (Actor("2", "bob"), "/game join"),
-                        (Actor("3", "cat"), "/game join"), (Actor("1", "ann"), "/game start")]:
+    for actor, text in [
+        (Actor("1", "ann"), "/game new tiny-towns"),
+        (Actor("2", "bob"), "/game join"),
+        (Actor("3", "cat"), "/game join"),
+        (Actor("1", "ann"), "/game start"),
+    ]:
         assert (await host.handle("g", "c", actor, text)).ok
     print("ready", flush=True)
     while True:

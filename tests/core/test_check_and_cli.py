@@ -34,16 +34,19 @@ async def test_check_finds_tampered_state_and_reports_old_rules_versions(host, s
 
 def test_check_cli_exit_status(tmp_path):
     env = {**os.environ, "DATABASE_PATH": str(tmp_path / "c.db")}
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "check"], capture_output=True, text=True, cwd=tmp_path,
-                          env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "check"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
+    )
     assert done.returncode == 0 and "0 problems" in done.stdout
 
 
 async def test_console_plays_a_channel_and_writes_images(tmp_path):
     store = await Store.open(tmp_path / "console.db")
     host = Conductor(store, seed_source=lambda: 42)
-    script = io.StringIO("ann: /game new tiny-towns buildings=first-game\nbob: /game join\nann: /game start\n"
-                         "ann: /tt announce wood\nbob: /tt place Z9\nnonsense\n")
+    script = io.StringIO(
+        "ann: /game new tiny-towns buildings=first-game\nbob: /game join\nann: /game start\n"
+        "ann: /tt announce wood\nbob: /tt place Z9\nnonsense\n"
+    )
     out = io.StringIO()
     await run_console(host, set(), stdin=script, stdout=out, out_dir=tmp_path / "out")
     await store.close()
@@ -59,8 +62,15 @@ async def test_console_plays_a_channel_and_writes_images(tmp_path):
 def test_run_without_token_opens_the_console(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "DISCORD_TOKEN"}
     env["DATABASE_PATH"] = str(tmp_path / "run.db")
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "run"], input="ann: /game new tiny-towns\n",
-                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "run"],
+        input="ann: /game new tiny-towns\n",
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=60,
+    )
     assert done.returncode == 0
     assert "No DISCORD_TOKEN" in done.stdout and "Tiny Towns lobby" in done.stdout
     assert (tmp_path / "run.db").exists()

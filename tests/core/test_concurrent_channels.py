@@ -9,8 +9,14 @@ from bot.replies import Actor
 from storage import Store
 
 ANN, BOB = Actor("1", "ann"), Actor("2", "bob")
-SCRIPT = [(ANN, "/game new tiny-towns buildings=first-game"), (BOB, "/game join"), (ANN, "/game start seed=5"),
-          (ANN, "/tt announce wood"), (ANN, "/tt place A1"), (BOB, "/tt place A1")]
+SCRIPT = [
+    (ANN, "/game new tiny-towns buildings=first-game"),
+    (BOB, "/game join"),
+    (ANN, "/game start seed=5"),
+    (ANN, "/tt announce wood"),
+    (ANN, "/tt place A1"),
+    (BOB, "/tt place A1"),
+]
 
 
 async def test_concurrent_commands_in_many_channels_all_apply(tmp_path) -> None:

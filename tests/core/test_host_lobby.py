@@ -107,7 +107,11 @@ async def test_moderators_kick_substitute_skip_and_abort(host, store):
     await started_two_player(host)
     skipped = await say(host, MOD, "/game skip")
     assert skipped.ok and "skipped ann" in skipped.public
-    sub = await say(host, MOD, "/game substitute bob <@3>", )
+    sub = await say(
+        host,
+        MOD,
+        "/game substitute bob <@3>",
+    )
     assert sub.ok and "takes over bob's seat" in sub.public
     row = await store.open_game(GUILD, CHANNEL)
     assert [s.user_id for s in await store.seats(row.id)] == [ANN.user_id, "3"]

@@ -25,8 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_sigkill_mid_burst_loses_no_acknowledged_move(tmp_path):
     db = tmp_path / "crash.db"
-    worker = subprocess.Popen([sys.executable, str(Path(__file__).with_name("crash_worker.py")), str(db)],
-                              stdout=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    worker = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("crash_worker.py")), str(db)],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert worker.stdout is not None
     acked = 0
     for line in worker.stdout:
@@ -60,8 +65,9 @@ async def test_simultaneous_clicks_on_one_version_apply_once(tmp_path):
     # separate processes are modelled by separate connections, each with its own in-process lock
     hosts = [first] + [Conductor(await Store.open(path), render_images=False) for _ in range(7)]
     resources = ["wood", "wheat", "brick", "glass", "stone", "wood", "wheat", "brick"]
-    replies = await asyncio.gather(*(h.handle(GUILD, CHANNEL, ANN, f"/tt announce {r}")
-                                     for h, r in zip(hosts, resources, strict=True)))
+    replies = await asyncio.gather(
+        *(h.handle(GUILD, CHANNEL, ANN, f"/tt announce {r}") for h, r in zip(hosts, resources, strict=True))
+    )
     assert sum(r.ok for r in replies) == 1
     for reply in replies:
         if not reply.ok:
@@ -84,15 +90,61 @@ async def test_simultaneous_clicks_on_one_version_apply_once(tmp_path):
         await h.store.close()
 
 
-WORDS = ["/tt", "/game", "/trains", "place", "build", "announce", "store", "cave", "monument", "done", "A1", "B2",
-         "D4", "E5", "Z9", "wood", "stone", "cottage", "farm", "at", "with", "swap", "to", "undo", "join", "start",
-         "kick", "ann", "bob", "-1", "0", "99", "seed=x", "", "é", "<@1>", "tiny-towns", "new", "abort", "skip"]
+WORDS = [
+    "/tt",
+    "/game",
+    "/trains",
+    "place",
+    "build",
+    "announce",
+    "store",
+    "cave",
+    "monument",
+    "done",
+    "A1",
+    "B2",
+    "D4",
+    "E5",
+    "Z9",
+    "wood",
+    "stone",
+    "cottage",
+    "farm",
+    "at",
+    "with",
+    "swap",
+    "to",
+    "undo",
+    "join",
+    "start",
+    "kick",
+    "ann",
+    "bob",
+    "-1",
+    "0",
+    "99",
+    "seed=x",
+    "",
+    "é",
+    "<@1>",
+    "tiny-towns",
+    "new",
+    "abort",
+    "skip",
+]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(commands=st.lists(st.tuples(st.sampled_from([ANN, BOB, Actor("5", "eve")]),
-                                   st.one_of(st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join),
-                                             st.text(max_size=30))), min_size=1, max_size=12))
+@given(
+    commands=st.lists(
+        st.tuples(
+            st.sampled_from([ANN, BOB, Actor("5", "eve")]),
+            st.one_of(st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join), st.text(max_size=30)),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
 def test_random_command_strings_never_crash_and_refusals_change_nothing(commands):
     async def run() -> None:
         store = await Store.open(":memory:")
@@ -152,15 +204,44 @@ def test_random_legal_and_illegal_move_sequences_keep_state_consistent(choices):
     asyncio.run(run())
 
 
-TRAINS_WORDS = ["/trains", "/game", "start", "play", "buy", "pass", "end", "lay-rails", "station-expansion",
-                "normal-train", "express-train", "waste", "E5", "H6", "A1", "Z99", "top", "then", "money", "skip",
-                "undo", "hand", "3", "-"]
+TRAINS_WORDS = [
+    "/trains",
+    "/game",
+    "start",
+    "play",
+    "buy",
+    "pass",
+    "end",
+    "lay-rails",
+    "station-expansion",
+    "normal-train",
+    "express-train",
+    "waste",
+    "E5",
+    "H6",
+    "A1",
+    "Z99",
+    "top",
+    "then",
+    "money",
+    "skip",
+    "undo",
+    "hand",
+    "3",
+    "-",
+]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(commands=st.lists(st.tuples(st.sampled_from([ANN, BOB]),
-                                   st.lists(st.sampled_from(TRAINS_WORDS), min_size=1, max_size=6).map(" ".join)),
-                         min_size=1, max_size=15))
+@given(
+    commands=st.lists(
+        st.tuples(
+            st.sampled_from([ANN, BOB]), st.lists(st.sampled_from(TRAINS_WORDS), min_size=1, max_size=6).map(" ".join)
+        ),
+        min_size=1,
+        max_size=15,
+    )
+)
 def test_random_trains_commands_never_crash_and_refusals_change_nothing(commands):
     async def run() -> None:
         store = await Store.open(":memory:")

@@ -10,9 +10,10 @@ from storage.migrate import available, migrate
 
 
 async def _schema(path) -> list[tuple[str, str]]:
-    async with aiosqlite.connect(path) as db, db.execute(
-        "SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name"
-    ) as cursor:
+    async with (
+        aiosqlite.connect(path) as db,
+        db.execute("SELECT name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY name") as cursor,
+    ):
         return [tuple(row) for row in await cursor.fetchall()]
 
 
@@ -21,8 +22,10 @@ async def test_fresh_and_old_database_end_on_the_same_schema(tmp_path):
     old = tmp_path / "old.db"
     async with aiosqlite.connect(old) as db:
         assert await migrate(db, target=1) == 1
-        await db.execute("INSERT INTO games (guild_id, channel_id, game, status, host_id, rules_version, "
-                         "created_at, updated_at) VALUES ('g', 'c', 'tiny-towns', 'lobby', 'u', '1', 0, 0)")
+        await db.execute(
+            "INSERT INTO games (guild_id, channel_id, game, status, host_id, rules_version, "
+            "created_at, updated_at) VALUES ('g', 'c', 'tiny-towns', 'lobby', 'u', '1', 0, 0)"
+        )
         await db.commit()
     assert "channel_settings" not in {name for name, _ in await _schema(old)}
     upgraded = await Store.open(old)
@@ -124,8 +127,7 @@ async def test_one_connection_serves_many_concurrent_commands(store: Store):
     async def play(game_id: int) -> int:
         version = 0
         for i in range(10):
-            version = await store.update_game(game_id, version, state={"i": i},
-                                              move=MoveRecord(0, "u", f"/tt m{i}"))
+            version = await store.update_game(game_id, version, state={"i": i}, move=MoveRecord(0, "u", f"/tt m{i}"))
             await store.add_timer("reminder", float(i), game_id)
             await store.cancel_timers(game_id, ["reminder"])
         return version

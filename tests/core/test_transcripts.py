@@ -62,8 +62,13 @@ async def test_wrong_expected_standings_fail():
 
 def test_cli_replay_json_and_exit_status(tmp_path):
     path = next(p for p in TRANSCRIPTS if load(p).standings)
-    done = subprocess.run([sys.executable, "-m", "bot.cli", "replay", str(path), "--json"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "replay", str(path), "--json"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert set(data) == {"game", "status", "moves", "standings"}
@@ -73,8 +78,9 @@ def test_cli_replay_json_and_exit_status(tmp_path):
     assert {s["player"]: s["score"] for s in data["standings"]} == dict(expected)
     bad = tmp_path / "bad.transcript"
     bad.write_text("game: tiny-towns\nseed: 1\nplayers: ann\nann: /tt place Z9\n")
-    failed = subprocess.run([sys.executable, "-m", "bot.cli", "replay", str(bad)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=120)
+    failed = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "replay", str(bad)], capture_output=True, text=True, cwd=ROOT, timeout=120
+    )
     assert failed.returncode == 1 and "line 4" in failed.stderr
 
 
@@ -101,8 +107,10 @@ async def test_export_then_replay_gives_the_same_standings(tmp_path):
 
 
 async def test_a_moderator_who_is_not_playing_can_act_in_a_transcript():
-    text = ("game: tiny-towns\nseed: 1\nplayers: ann, bob\nmoderators: mod\noptions: buildings=first-game\n"
-            "ann: /tt announce wood\n!bob: /game kick ann\nmod: /game kick bob\n!eve: /game status\n")
+    text = (
+        "game: tiny-towns\nseed: 1\nplayers: ann, bob\nmoderators: mod\noptions: buildings=first-game\n"
+        "ann: /tt announce wood\n!bob: /game kick ann\nmod: /game kick bob\n!eve: /game status\n"
+    )
     with pytest.raises(TranscriptError) as info:
         await replay(parse_transcript(text))
     assert info.value.line == 9 and "eve" in info.value.reason

@@ -25,8 +25,14 @@ class BotProcess:
 
     def env(self, gateway_setting: bool = True) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_", "OWNER_"))}
-        env.update(PYTHONPATH=str(ROOT), DISCORD_TOKEN=self.fake.TOKEN, DISCORD_API_BASE=self.fake.api_base,
-                   DATABASE_PATH=str(self.db_path), LOG_LEVEL="INFO", PYTHONUNBUFFERED="1")
+        env.update(
+            PYTHONPATH=str(ROOT),
+            DISCORD_TOKEN=self.fake.TOKEN,
+            DISCORD_API_BASE=self.fake.api_base,
+            DATABASE_PATH=str(self.db_path),
+            LOG_LEVEL="INFO",
+            PYTHONUNBUFFERED="1",
+        )
         env.update(self.extra_env)
         if gateway_setting:
             env["DISCORD_GATEWAY_URL"] = self.fake.gateway_url
@@ -35,8 +41,15 @@ class BotProcess:
     async def cli(self, *args: str) -> tuple[int, str]:
         """Run another `conductor` verb (e.g. sync) with the same settings; returns (exit code, output)."""
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", *args, cwd=self.workdir, env=self.env(),
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+            sys.executable,
+            "-m",
+            "bot.cli",
+            *args,
+            cwd=self.workdir,
+            env=self.env(),
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
         out, _ = await asyncio.wait_for(process.communicate(), 60)
         return process.returncode or 0, out.decode()
 
@@ -48,8 +61,15 @@ class BotProcess:
         log.write(f"\n----- start {self.starts} -----\n")
         log.flush()
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot.cli", "run", cwd=self.workdir, env=self.env(gateway_setting),
-            stdout=log, stderr=log)
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "run",
+            cwd=self.workdir,
+            env=self.env(gateway_setting),
+            stdout=log,
+            stderr=log,
+        )
         log.close()
         try:
             await self.fake.wait_until(lambda: len(self.fake.identifies) > before and self.fake.connected, 60)

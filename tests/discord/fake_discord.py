@@ -44,8 +44,16 @@ USE_APPLICATION_COMMANDS = 1 << 31
 MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
-EVERYONE_PERMISSIONS = (VIEW_CHANNEL | SEND_MESSAGES | EMBED_LINKS | ATTACH_FILES | READ_MESSAGE_HISTORY
-                        | USE_APPLICATION_COMMANDS | CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS)
+EVERYONE_PERMISSIONS = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
+)
 ALL_PERMISSIONS = (1 << 50) - 1
 
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
@@ -76,11 +84,15 @@ class Attachment:
     data: bytes
 
     def payload(self) -> dict[str, Any]:
-        return {"id": str(self.id), "filename": self.filename, "size": len(self.data),
-                "url": f"https://cdn.invalid/{self.id}/{self.filename}",
-                "proxy_url": f"https://media.invalid/{self.id}/{self.filename}",
-                "content_type": "image/png" if self.filename.endswith(".png") else "text/plain",
-                **({"description": self.description} if self.description else {})}
+        return {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": len(self.data),
+            "url": f"https://cdn.invalid/{self.id}/{self.filename}",
+            "proxy_url": f"https://media.invalid/{self.id}/{self.filename}",
+            "content_type": "image/png" if self.filename.endswith(".png") else "text/plain",
+            **({"description": self.description} if self.description else {}),
+        }
 
 
 @dataclass
@@ -182,8 +194,9 @@ class InteractionRecord:
     def latency(self) -> float | None:
         return None if self.answered_at is None else self.answered_at - self.dispatched_at
 
-    async def wait(self, predicate: Callable[[InteractionRecord], bool] | None = None,
-                   timeout: float = 15.0) -> InteractionRecord:
+    async def wait(
+        self, predicate: Callable[[InteractionRecord], bool] | None = None, timeout: float = 15.0
+    ) -> InteractionRecord:
         """Until ``predicate`` holds (default: the bot has answered with real content)."""
         check = predicate or (lambda r: r.answered)
         await self.fake.wait_until(lambda: check(self), timeout)
@@ -223,8 +236,13 @@ class FakeDiscord:
     GUILD = 900000000000000001
     APP = 900000000000000002  # application id = bot user id
     OWNER = 900000000000000003  # owns the application
-    ANN, BOB, CAT, MOD, PAL = (900000000000000101, 900000000000000102, 900000000000000103,
-                               900000000000000104, 900000000000000105)
+    ANN, BOB, CAT, MOD, PAL = (
+        900000000000000101,
+        900000000000000102,
+        900000000000000103,
+        900000000000000104,
+        900000000000000105,
+    )
     MODERATORS, HELPERS, BOT_ROLE = 900000000000000201, 900000000000000202, 900000000000000203
     GENERAL, GAMES, QUIET = 900000000000000301, 900000000000000302, 900000000000000303
     TOKEN = "fake-token"
@@ -260,7 +278,8 @@ class FakeDiscord:
             self._add_text_channel(cid, name)
         # The bot may not post in #quiet: timer posts there get 403, which must not break anything.
         self.channels[self.QUIET]["permission_overwrites"] = [
-            {"id": str(self.APP), "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)}]
+            {"id": str(self.APP), "type": 1, "allow": "0", "deny": str(SEND_MESSAGES)}
+        ]
         self.extra_channels = [self._add_text_channel(None, f"table-{i}") for i in range(extra_channels)]
 
     # ----- lifecycle -------------------------------------------------------------------
@@ -304,20 +323,47 @@ class FakeDiscord:
     # ----- guild model -----------------------------------------------------------------
 
     def _user(self, uid: int, name: str, bot: bool = False) -> dict[str, Any]:
-        return {"id": str(uid), "username": name, "global_name": name, "discriminator": "0", "avatar": None,
-                "bot": bot, "public_flags": 0}
+        return {
+            "id": str(uid),
+            "username": name,
+            "global_name": name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": bot,
+            "public_flags": 0,
+        }
 
     def _add_text_channel(self, cid: int | None, name: str) -> int:
         cid = cid or self.next_id()
-        self.channels[cid] = {"id": str(cid), "type": 0, "guild_id": str(self.GUILD), "name": name,
-                              "position": len(self.channels), "permission_overwrites": [], "nsfw": False,
-                              "topic": None, "rate_limit_per_user": 0, "parent_id": None, "last_message_id": None}
+        self.channels[cid] = {
+            "id": str(cid),
+            "type": 0,
+            "guild_id": str(self.GUILD),
+            "name": name,
+            "position": len(self.channels),
+            "permission_overwrites": [],
+            "nsfw": False,
+            "topic": None,
+            "rate_limit_per_user": 0,
+            "parent_id": None,
+            "last_message_id": None,
+        }
         return cid
 
     def member(self, uid: int) -> dict[str, Any]:
-        return {"user": self.users[uid], "roles": [str(r) for r in self.member_roles.get(uid, [])], "nick": None,
-                "avatar": None, "joined_at": "2024-01-01T00:00:00+00:00", "premium_since": None, "deaf": False,
-                "mute": False, "flags": 0, "pending": False, "communication_disabled_until": None}
+        return {
+            "user": self.users[uid],
+            "roles": [str(r) for r in self.member_roles.get(uid, [])],
+            "nick": None,
+            "avatar": None,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "premium_since": None,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+            "communication_disabled_until": None,
+        }
 
     def permissions(self, uid: int, channel_id: int) -> int:
         channel = self.channels[channel_id]
@@ -332,23 +378,59 @@ class FakeDiscord:
             return ALL_PERMISSIONS
         for overwrite in channel.get("permission_overwrites", []):
             target = int(overwrite["id"])
-            if (overwrite["type"] == 0 and (target == self.GUILD or target in mine)) or \
-                    (overwrite["type"] == 1 and target == uid):
+            if (overwrite["type"] == 0 and (target == self.GUILD or target in mine)) or (
+                overwrite["type"] == 1 and target == uid
+            ):
                 value = (value & ~int(overwrite["deny"])) | int(overwrite["allow"])
         return value
 
     def guild_payload(self) -> dict[str, Any]:
         text = [c for c in self.channels.values() if c["type"] == 0]
-        roles = [{"color": 0, "colors": {"primary_color": 0}, "hoist": False, "managed": False,
-                  "mentionable": False, "position": i, "flags": 0, **r} for i, r in enumerate(self.roles)]
-        return {"id": str(self.GUILD), "name": "Board Game Club", "icon": None, "owner_id": str(self.OWNER),
-                "roles": roles, "channels": text, "threads": [], "members": [self.member(u) for u in self.users],
-                "member_count": len(self.users), "large": False, "unavailable": False, "emojis": [], "stickers": [],
-                "features": [], "voice_states": [], "presences": [], "stage_instances": [],
-                "guild_scheduled_events": [], "soundboard_sounds": [], "mfa_level": 0, "verification_level": 0,
-                "default_message_notifications": 1, "explicit_content_filter": 0, "premium_tier": 0,
-                "preferred_locale": "en-US", "system_channel_id": None, "afk_timeout": 300, "nsfw_level": 0,
-                "joined_at": "2024-01-01T00:00:00+00:00", "premium_progress_bar_enabled": False}
+        roles = [
+            {
+                "color": 0,
+                "colors": {"primary_color": 0},
+                "hoist": False,
+                "managed": False,
+                "mentionable": False,
+                "position": i,
+                "flags": 0,
+                **r,
+            }
+            for i, r in enumerate(self.roles)
+        ]
+        return {
+            "id": str(self.GUILD),
+            "name": "Board Game Club",
+            "icon": None,
+            "owner_id": str(self.OWNER),
+            "roles": roles,
+            "channels": text,
+            "threads": [],
+            "members": [self.member(u) for u in self.users],
+            "member_count": len(self.users),
+            "large": False,
+            "unavailable": False,
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "mfa_level": 0,
+            "verification_level": 0,
+            "default_message_notifications": 1,
+            "explicit_content_filter": 0,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "system_channel_id": None,
+            "afk_timeout": 300,
+            "nsfw_level": 0,
+            "joined_at": "2024-01-01T00:00:00+00:00",
+            "premium_progress_bar_enabled": False,
+        }
 
     # ----- gateway ---------------------------------------------------------------------
 
@@ -383,11 +465,24 @@ class FakeDiscord:
         self._sessions.add(session)
         self._seq = 0
         self._ws = ws
-        await self._send("READY", {
-            "v": 10, "user": self.users[self.APP], "guilds": [{"id": str(self.GUILD), "unavailable": True}],
-            "session_id": session, "resume_gateway_url": self.gateway_url, "shard": [0, 1],
-            "application": {"id": str(self.APP), "flags": 0}, "private_channels": [], "relationships": [],
-            "presences": [], "geo_ordered_rtc_regions": [], "guild_join_requests": [], "user_settings": {}})
+        await self._send(
+            "READY",
+            {
+                "v": 10,
+                "user": self.users[self.APP],
+                "guilds": [{"id": str(self.GUILD), "unavailable": True}],
+                "session_id": session,
+                "resume_gateway_url": self.gateway_url,
+                "shard": [0, 1],
+                "application": {"id": str(self.APP), "flags": 0},
+                "private_channels": [],
+                "relationships": [],
+                "presences": [],
+                "geo_ordered_rtc_regions": [],
+                "guild_join_requests": [],
+                "user_settings": {},
+            },
+        )
         await self._send("GUILD_CREATE", self.guild_payload())
         await self._notify()
 
@@ -421,16 +516,27 @@ class FakeDiscord:
                     return command
         raise AssertionError(f"/{name} is not registered (was `conductor sync` run?)")
 
-    def _options(self, command: dict[str, Any], path: list[str], values: dict[str, Any],
-                 focused: str | None, resolved: dict[str, Any]) -> list[dict[str, Any]]:
+    def _options(
+        self,
+        command: dict[str, Any],
+        path: list[str],
+        values: dict[str, Any],
+        focused: str | None,
+        resolved: dict[str, Any],
+    ) -> list[dict[str, Any]]:
         """Nested interaction options for ``path`` (subcommand names) with typed ``values``."""
         level = command.get("options", [])
         if path:
             node = next((o for o in level if o["name"] == path[0] and o["type"] in (1, 2)), None)
             if node is None:
                 raise AssertionError(f"no subcommand {path[0]!r} under /{command['name']}")
-            return [{"type": node["type"], "name": node["name"],
-                     "options": self._options(node, path[1:], values, focused, resolved)}]
+            return [
+                {
+                    "type": node["type"],
+                    "name": node["name"],
+                    "options": self._options(node, path[1:], values, focused, resolved),
+                }
+            ]
         out = []
         known = {o["name"]: o for o in level}
         for name, value in values.items():
@@ -453,8 +559,14 @@ class FakeDiscord:
             elif kind == 8:
                 role = next(r for r in self.roles if int(r["id"]) == int(value))
                 option["value"] = role["id"]
-                resolved.setdefault("roles", {})[role["id"]] = {"color": 0, "hoist": False, "managed": False,
-                                                                "mentionable": False, "position": 1, **role}
+                resolved.setdefault("roles", {})[role["id"]] = {
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "position": 1,
+                    **role,
+                }
             elif kind == 4:
                 option["value"] = int(value)
             elif kind == 5:
@@ -470,30 +582,43 @@ class FakeDiscord:
             raise AssertionError(f"missing required options {missing}")
         return out
 
-    async def slash(self, user: int, command: str, options: dict[str, Any] | None = None,
-                    channel: int | None = None) -> InteractionRecord:
+    async def slash(
+        self, user: int, command: str, options: dict[str, Any] | None = None, channel: int | None = None
+    ) -> InteractionRecord:
         """Dispatch a slash command, e.g. ``slash(ANN, "game new", {"game": "tiny-towns"})``."""
         path = command.split()
         spec = self.find_command(path[0])
         resolved: dict[str, Any] = {}
-        data = {"id": spec["id"], "name": spec["name"], "type": 1, "guild_id": str(self.GUILD),
-                "options": self._options(spec, path[1:], options or {}, None, resolved)}
+        data = {
+            "id": spec["id"],
+            "name": spec["name"],
+            "type": 1,
+            "guild_id": str(self.GUILD),
+            "options": self._options(spec, path[1:], options or {}, None, resolved),
+        }
         if resolved:
             data["resolved"] = resolved
         return await self._dispatch(2, user, channel or self.GAMES, data)
 
-    async def autocomplete(self, user: int, command: str, options: dict[str, Any], focused: str,
-                           channel: int | None = None) -> list[dict[str, Any]]:
+    async def autocomplete(
+        self, user: int, command: str, options: dict[str, Any], focused: str, channel: int | None = None
+    ) -> list[dict[str, Any]]:
         path = command.split()
         spec = self.find_command(path[0])
-        data = {"id": spec["id"], "name": spec["name"], "type": 1, "guild_id": str(self.GUILD),
-                "options": self._options(spec, path[1:], options, focused, {})}
+        data = {
+            "id": spec["id"],
+            "name": spec["name"],
+            "type": 1,
+            "guild_id": str(self.GUILD),
+            "options": self._options(spec, path[1:], options, focused, {}),
+        }
         record = await self._dispatch(4, user, channel or self.GAMES, data)
         await record.wait(lambda r: r.choices is not None)
         return record.choices or []
 
-    async def click(self, user: int, message: Message, custom_id: str,
-                    values: list[str] | None = None) -> InteractionRecord:
+    async def click(
+        self, user: int, message: Message, custom_id: str, values: list[str] | None = None
+    ) -> InteractionRecord:
         """Press a button (or choose ``values`` in a select) on ``message``."""
         if message.deleted:
             raise AssertionError("cannot click on a deleted message")
@@ -510,44 +635,71 @@ class FakeDiscord:
             data["values"] = values
         return await self._dispatch(3, user, message.channel_id, data, message)
 
-    async def _dispatch(self, kind: int, user: int, channel_id: int, data: dict[str, Any],
-                        message: Message | None = None) -> InteractionRecord:
+    async def _dispatch(
+        self, kind: int, user: int, channel_id: int, data: dict[str, Any], message: Message | None = None
+    ) -> InteractionRecord:
         iid = self.next_id()
         token = f"tok{iid}"
         channel = self.channels[channel_id]
         member = self.member(user)
         member["permissions"] = str(self.permissions(user, channel_id))
         payload = {
-            "id": str(iid), "application_id": str(self.APP), "type": kind, "data": data,
-            "guild_id": str(self.GUILD), "channel_id": str(channel_id),
-            "channel": {**channel, "permissions": member["permissions"]}, "member": member, "token": token,
-            "version": 1, "app_permissions": str(self.permissions(self.APP, channel_id)), "locale": "en-US",
-            "guild_locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": str(self.GUILD)},
-            "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
+            "id": str(iid),
+            "application_id": str(self.APP),
+            "type": kind,
+            "data": data,
+            "guild_id": str(self.GUILD),
+            "channel_id": str(channel_id),
+            "channel": {**channel, "permissions": member["permissions"]},
+            "member": member,
+            "token": token,
+            "version": 1,
+            "app_permissions": str(self.permissions(self.APP, channel_id)),
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(self.GUILD)},
+            "context": 0,
+            "attachment_size_limit": 10 * 1024 * 1024,
         }
         if message is not None:
             payload["message"] = self.message_payload(message)
-        record = InteractionRecord(self, iid, token, kind, user, channel_id, payload,
-                                   component_message=message.id if message else None)
+        record = InteractionRecord(
+            self, iid, token, kind, user, channel_id, payload, component_message=message.id if message else None
+        )
         self.interactions[iid] = record
         await self._send("INTERACTION_CREATE", payload)
         return record
 
     def message_payload(self, message: Message) -> dict[str, Any]:
-        return {"id": str(message.id), "channel_id": str(message.channel_id), "guild_id": str(self.GUILD),
-                "author": self.users.get(message.author_id, self.users[self.APP]), "content": message.content,
-                "timestamp": _now(), "edited_timestamp": _now() if message.edits else None, "tts": False,
-                "mention_everyone": False, "mentions": [], "mention_roles": [], "mention_channels": [],
-                "attachments": [a.payload() for a in message.attachments], "embeds": message.embeds,
-                "pinned": False, "type": 20 if message.interaction_id else 0, "flags": message.flags,
-                "components": message.components,
-                **({"webhook_id": str(self.APP), "application_id": str(self.APP)} if message.interaction_id else {})}
+        return {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "guild_id": str(self.GUILD),
+            "author": self.users.get(message.author_id, self.users[self.APP]),
+            "content": message.content,
+            "timestamp": _now(),
+            "edited_timestamp": _now() if message.edits else None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "mention_channels": [],
+            "attachments": [a.payload() for a in message.attachments],
+            "embeds": message.embeds,
+            "pinned": False,
+            "type": 20 if message.interaction_id else 0,
+            "flags": message.flags,
+            "components": message.components,
+            **({"webhook_id": str(self.APP), "application_id": str(self.APP)} if message.interaction_id else {}),
+        }
 
     # ----- what the bot posted -----------------------------------------------------------
 
     def visible_messages(self, channel_id: int | None = None) -> list[Message]:
-        return [m for m in self.messages.values()
-                if not m.deleted and (channel_id is None or m.channel_id == channel_id)]
+        return [
+            m for m in self.messages.values() if not m.deleted and (channel_id is None or m.channel_id == channel_id)
+        ]
 
     def public_messages(self, channel_id: int | None = None) -> list[Message]:
         return [m for m in self.visible_messages(channel_id) if not m.ephemeral and not m.loading]
@@ -574,8 +726,10 @@ class FakeDiscord:
         try:
             response = await handler(request)
         except DiscordError as exc:
-            response = _json({"message": exc.message, "code": exc.code,
-                                          **({"errors": {}} if exc.code == 50035 else {})}, status=exc.status)
+            response = _json(
+                {"message": exc.message, "code": exc.code, **({"errors": {}} if exc.code == 50035 else {})},
+                status=exc.status,
+            )
         record.status = response.status
         await self._notify()
         return response
@@ -653,15 +807,36 @@ class FakeDiscord:
         return _json(self.users[self.APP])
 
     async def _application(self, request: web.Request) -> web.Response:
-        return _json({
-            "id": str(self.APP), "name": "Conductor", "icon": None, "description": "Board games", "summary": "",
-            "rpc_origins": [], "bot_public": True, "bot_require_code_grant": False, "owner": self.users[self.OWNER],
-            "verify_key": "0" * 64, "team": None, "flags": 0, "tags": [], "redirect_uris": [],
-            "interactions_endpoint_url": None, "bot": self.users[self.APP], "approximate_guild_count": 1})
+        return _json(
+            {
+                "id": str(self.APP),
+                "name": "Conductor",
+                "icon": None,
+                "description": "Board games",
+                "summary": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.users[self.OWNER],
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "tags": [],
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "bot": self.users[self.APP],
+                "approximate_guild_count": 1,
+            }
+        )
 
     async def _gateway_bot(self, request: web.Request) -> web.Response:
-        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": {
-            "total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1}})
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 999, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
 
     async def _put_commands(self, request: web.Request, guild: str | None = None) -> web.Response:
         payload, _ = await self._read_body(request)
@@ -671,9 +846,19 @@ class FakeDiscord:
             raise DiscordError(400, 50035, "Invalid Form Body")
         registered = []
         for command in payload:
-            registered.append({"id": str(self.next_id()), "application_id": str(self.APP), "version": "1",
-                               "default_member_permissions": None, "dm_permission": True, "nsfw": False,
-                               "type": 1, **({"guild_id": guild} if guild else {}), **command})
+            registered.append(
+                {
+                    "id": str(self.next_id()),
+                    "application_id": str(self.APP),
+                    "version": "1",
+                    "default_member_permissions": None,
+                    "dm_permission": True,
+                    "nsfw": False,
+                    "type": 1,
+                    **({"guild_id": guild} if guild else {}),
+                    **command,
+                }
+            )
         self.commands[guild or "global"] = registered
         return _json(registered)
 
@@ -716,8 +901,14 @@ class FakeDiscord:
         record.callback_type, record.callback_at = kind, time.monotonic()
         if kind in (4, 5):
             flags = int(data.get("flags") or 0)
-            message = Message(self.next_id(), record.channel_id, self.APP, flags=flags | (LOADING if kind == 5 else 0),
-                              interaction_id=record.id, visible_to=record.user_id if flags & EPHEMERAL else None)
+            message = Message(
+                self.next_id(),
+                record.channel_id,
+                self.APP,
+                flags=flags | (LOADING if kind == 5 else 0),
+                interaction_id=record.id,
+                visible_to=record.user_id if flags & EPHEMERAL else None,
+            )
             if kind == 4:
                 self._apply(message, data, files)
             self.messages[message.id] = message
@@ -744,8 +935,11 @@ class FakeDiscord:
             return web.Response(status=204)
         body: dict[str, Any] = {"interaction": {"id": iid, "type": record.type}}
         if message is not None:
-            body["interaction"].update(response_message_id=str(message.id), response_message_loading=kind == 5,
-                                       response_message_ephemeral=message.ephemeral)
+            body["interaction"].update(
+                response_message_id=str(message.id),
+                response_message_loading=kind == 5,
+                response_message_ephemeral=message.ephemeral,
+            )
             body["resource"] = {"type": kind, "message": self.message_payload(message)}
         return _json(body)
 
@@ -784,8 +978,14 @@ class FakeDiscord:
             self.violations += [f"follow-up {record.id}: {p}" for p in problems]
             raise DiscordError(400, 50035, "Invalid Form Body")
         flags = int(payload.get("flags") or 0)
-        message = Message(self.next_id(), record.channel_id, self.APP, flags=flags, interaction_id=record.id,
-                          visible_to=record.user_id if flags & EPHEMERAL else None)
+        message = Message(
+            self.next_id(),
+            record.channel_id,
+            self.APP,
+            flags=flags,
+            interaction_id=record.id,
+            visible_to=record.user_id if flags & EPHEMERAL else None,
+        )
         self._apply(message, payload, files)
         self.messages[message.id] = message
         record.message_ids.append(message.id)
@@ -880,13 +1080,27 @@ class FakeDiscord:
             self.violations.append(f"thread name must be 1-100 characters: {payload.get('name')!r}")
             raise DiscordError(400, 50035, "Invalid Form Body")
         tid = self.next_id()
-        thread = {"id": str(tid), "type": payload.get("type", 11), "guild_id": str(self.GUILD),
-                  "parent_id": parent["id"], "name": payload["name"], "owner_id": str(self.APP),
-                  "last_message_id": None, "rate_limit_per_user": 0, "message_count": 0, "member_count": 1,
-                  "flags": 0, "thread_metadata": {
-                      "archived": False, "locked": False, "invitable": True, "create_timestamp": _now(),
-                      "archive_timestamp": _now(),
-                      "auto_archive_duration": payload.get("auto_archive_duration", 10080)}}
+        thread = {
+            "id": str(tid),
+            "type": payload.get("type", 11),
+            "guild_id": str(self.GUILD),
+            "parent_id": parent["id"],
+            "name": payload["name"],
+            "owner_id": str(self.APP),
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "message_count": 0,
+            "member_count": 1,
+            "flags": 0,
+            "thread_metadata": {
+                "archived": False,
+                "locked": False,
+                "invitable": True,
+                "create_timestamp": _now(),
+                "archive_timestamp": _now(),
+                "auto_archive_duration": payload.get("auto_archive_duration", 10080),
+            },
+        }
         self.channels[tid] = thread
         with contextlib.suppress(ConnectionError):
             await self._send("THREAD_CREATE", {**thread, "newly_created": True})

@@ -46,8 +46,12 @@ def read_game(db: Path, channel: int | None = None) -> GameRow:
             sql += " WHERE channel_id = ?"
             params = (str(channel),)
         gid, version, status, state = conn.execute(sql + " ORDER BY id DESC LIMIT 1", params).fetchone()
-        seats = [Seat(*row) for row in conn.execute(
-            "SELECT seat, user_id, display_name, kind FROM seats WHERE game_id = ? ORDER BY seat", (gid,))]
+        seats = [
+            Seat(*row)
+            for row in conn.execute(
+                "SELECT seat, user_id, display_name, kind FROM seats WHERE game_id = ? ORDER BY seat", (gid,)
+            )
+        ]
     return GameRow(gid, version, status, json.loads(state) if state else None, seats)
 
 

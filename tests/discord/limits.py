@@ -185,8 +185,9 @@ def message_problems(payload: dict[str, Any], files: list[tuple[str, bytes]], *,
             problems.append("allowed_mentions: parse users together with a users list")
         if len(mentions.get("users", [])) > 100:
             problems.append("allowed_mentions: more than 100 users")
-    empty = not content and not payload.get("embeds") and not files and not payload.get("components") \
-        and not attachments
+    empty = (
+        not content and not payload.get("embeds") and not files and not payload.get("components") and not attachments
+    )
     if empty and not editing:
         problems.append("cannot send an empty message")
     return problems

@@ -84,8 +84,11 @@ async def test_sync_is_owner_only(world: tuple[FakeDiscord, BotProcess]) -> None
 async def test_autocomplete_offers_only_legal_values_fast(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, bot = world
     for user, text in [(F.ANN, "game new"), (F.BOB, "game join")]:
-        await settle(await fake.slash(user, text, {"game": "tiny-towns", "options": "buildings=first-game"}
-                                      if text == "game new" else None))
+        await settle(
+            await fake.slash(
+                user, text, {"game": "tiny-towns", "options": "buildings=first-game"} if text == "game new" else None
+            )
+        )
     await settle(await fake.slash(F.ANN, "game start", {"seed": 5}))
     started = time.monotonic()
     resources = await fake.autocomplete(F.ANN, "tt announce", {"resource": ""}, focused="resource")
@@ -96,12 +99,10 @@ async def test_autocomplete_offers_only_legal_values_fast(world: tuple[FakeDisco
     await settle(await fake.slash(F.ANN, "tt announce", {"resource": "wood"}))
     squares = await fake.autocomplete(F.BOB, "tt place", {"square": "b"}, focused="square")
     assert sorted(c["value"] for c in squares) == ["B1", "B2", "B3", "B4"]
-    options = await fake.autocomplete(F.ANN, "game new", {"game": "tiny-towns", "options": "cave="},
-                                      focused="options")
+    options = await fake.autocomplete(F.ANN, "game new", {"game": "tiny-towns", "options": "cave="}, focused="options")
     assert {c["value"] for c in options} == {"cave=on", "cave=off"}
     players = await fake.autocomplete(F.MOD, "game kick", {"player": ""}, focused="player")
-    assert {c["name"] for c in players} == {"ann", "bob"} and {c["value"] for c in players} == {
-        str(F.ANN), str(F.BOB)}
+    assert {c["name"] for c in players} == {"ann", "bob"} and {c["value"] for c in players} == {str(F.ANN), str(F.BOB)}
 
 
 async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[FakeDiscord, BotProcess]) -> None:
@@ -132,8 +133,11 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
     assert game.state is not None
     spec = games.get_game("trains")
     assert spec.status(game.state).to_act != (1,)  # bob's start hex was taken
-    row = sqlite3.connect(bot.db_path).execute("SELECT text FROM moves WHERE game_id = ? ORDER BY seq DESC",
-                                              (game.id,)).fetchone()
+    row = (
+        sqlite3.connect(bot.db_path)
+        .execute("SELECT text FROM moves WHERE game_id = ? ORDER BY seq DESC", (game.id,))
+        .fetchone()
+    )
     assert row[0] == move
 
     # /game hand shows your cards with your legal moves as a menu, only to you
@@ -151,8 +155,9 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
 async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, bot = world
     table = fake.extra_channels[1]
-    await settle(await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game"},
-                                  channel=table))
+    await settle(
+        await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game"}, channel=table)
+    )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
     await settle(await fake.slash(F.ANN, "game start", {"seed": 8}, channel=table))
     before = read_game(bot.db_path, table)
@@ -168,8 +173,13 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
     # The deferred message vanished (404) before the bot could fill it: the move still counts.
     fake.fail_next("PATCH", r"/messages/@original$", 404, 10008, "Unknown Message")
     lost = await fake.slash(F.ANN, "tt place", {"square": "A1"}, channel=table)
-    await fake.wait_until(lambda: bool(fake.requests_to("PATCH", r"/messages/@original$")) and
-                          fake.requests_to("PATCH", r"/messages/@original$")[-1].status == 404, 10)
+    await fake.wait_until(
+        lambda: (
+            bool(fake.requests_to("PATCH", r"/messages/@original$"))
+            and fake.requests_to("PATCH", r"/messages/@original$")[-1].status == 404
+        ),
+        10,
+    )
     await asyncio.sleep(0.3)
     assert lost.public == []
     assert read_game(bot.db_path, table).state["towns"][0]["cells"][0] is not None  # type: ignore[index]
@@ -180,14 +190,16 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
 
 async def test_timer_posts_without_permission_are_logged_not_fatal(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, bot = world
-    await settle(await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game"},
-                                  channel=F.QUIET))
+    await settle(
+        await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game"}, channel=F.QUIET)
+    )
     await settle(await fake.slash(F.BOB, "game join", channel=F.QUIET))
     await settle(await fake.slash(F.MOD, "game config reminder", {"hours": "0.0002"}, channel=F.QUIET))
     started = await settle(await fake.slash(F.ANN, "game start", {"seed": 2}, channel=F.QUIET))
     assert started.public  # answers to interactions need no Send Messages permission
-    await fake.wait_until(lambda: any(r.status == 403 for r in fake.requests_to(
-        "POST", rf"/channels/{F.QUIET}/messages$")), 10)
+    await fake.wait_until(
+        lambda: any(r.status == 403 for r in fake.requests_to("POST", rf"/channels/{F.QUIET}/messages$")), 10
+    )
     await settle(await fake.slash(F.MOD, "game config reminder", {"hours": "off"}, channel=F.QUIET))
     assert "channel message failed: forbidden (50013)" in bot.log()
     alive = await settle(await fake.slash(F.ANN, "game status", channel=F.QUIET))
@@ -195,7 +207,8 @@ async def test_timer_posts_without_permission_are_logged_not_fatal(world: tuple[
 
 
 async def test_unexpected_error_gets_an_apology_and_a_log_line_with_the_channel(
-        world: tuple[FakeDiscord, BotProcess]) -> None:
+    world: tuple[FakeDiscord, BotProcess],
+) -> None:
     fake, bot = world
     game = read_game(bot.db_path, F.QUIET)
     with sqlite3.connect(bot.db_path) as conn:  # a state the engine cannot read: an internal bug
@@ -213,8 +226,11 @@ async def test_unexpected_error_gets_an_apology_and_a_log_line_with_the_channel(
 async def test_keeping_a_monument_is_answered_only_to_its_owner(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, bot = world
     table = fake.extra_channels[2]
-    await settle(await fake.slash(F.ANN, "game new", {"game": "tiny-towns",
-                                                      "options": "buildings=first-game monuments=on"}, channel=table))
+    await settle(
+        await fake.slash(
+            F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game monuments=on"}, channel=table
+        )
+    )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
     await settle(await fake.slash(F.ANN, "game start", {"seed": 4}, channel=table))
     game = read_game(bot.db_path, table)

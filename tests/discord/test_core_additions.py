@@ -38,8 +38,11 @@ async def replace_with_bot(host: Conductor, actor: Actor, player: str) -> Reply:
 
 
 async def started(host: Conductor) -> None:
-    for actor, text in [(ANN, "/game new tiny-towns buildings=first-game"), (BOB, "/game join"),
-                        (ANN, "/game start seed=4")]:
+    for actor, text in [
+        (ANN, "/game new tiny-towns buildings=first-game"),
+        (BOB, "/game join"),
+        (ANN, "/game start seed=4"),
+    ]:
         assert (await say(host, actor, text)).ok
 
 
@@ -78,8 +81,7 @@ async def test_replace_with_bot_needs_a_running_game(store: Store) -> None:
     assert lobby.error == R.NOT_STARTED and "/game addbot" in lobby.private
 
 
-async def test_a_click_is_refused_as_stale_by_the_core_unless_its_game_and_version_are_current(
-        store: Store) -> None:
+async def test_a_click_is_refused_as_stale_by_the_core_unless_its_game_and_version_are_current(store: Store) -> None:
     host = Conductor(store, render_images=False)
     await started(host)
     drawn = await say(host, ANN, "/tt announce wood")
@@ -158,7 +160,9 @@ async def test_fired_timers_carry_their_kind(store: Store) -> None:
     now[0] += 3 * 3600
     events = await host.fire_due_timer_events()
     assert [(kind, guild, channel) for kind, guild, channel, _ in events] == [
-        ("reminder", GUILD, CHANNEL), ("deadline", GUILD, CHANNEL)]
+        ("reminder", GUILD, CHANNEL),
+        ("deadline", GUILD, CHANNEL),
+    ]
     assert "Deadline passed" in events[1][3].public
     assert await host.fire_due_timers() == []  # each timer fires once; the old API still answers
 

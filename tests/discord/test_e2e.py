@@ -45,8 +45,9 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
     assert fake.identifies[-1]["intents"] == 1  # guilds only: no message content, no members
 
     # ----- lobby: options, a join by command and one by button, the start ---------------------
-    new = await (await fake.slash(F.ANN, "game new", {
-        "game": "tiny-towns", "options": "buildings=first-game monuments=on"})).settle()
+    new = await (
+        await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game monuments=on"})
+    ).settle()
     lobby = only(new.public)
     assert "opened a Tiny Towns lobby" in lobby.content and "monuments=on" in lobby.content
     joined = only((await (await fake.slash(F.BOB, "game join")).settle()).public)
@@ -130,8 +131,7 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
             assert len(values) <= 25
             if text in values:
                 return await (await fake.click(user, menu_message, menu_message.custom_ids[0], [text])).settle()
-            group = next((v for v in values if v.startswith(">") and text.startswith(v.split(":", 1)[1] + " ")),
-                         None)
+            group = next((v for v in values if v.startswith(">") and text.startswith(v.split(":", 1)[1] + " ")), None)
             if group is None:  # not on this page: turn it
                 group = next(o["value"] for o in options if o["label"].startswith("More"))
             await (await fake.click(user, menu_message, menu_message.custom_ids[0], [group])).settle()
@@ -189,8 +189,7 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
     assert "Deadline set" in only(config.ephemeral).content
     posts_before = len(fake.requests_to("POST", rf"/channels/{F.GAMES}/messages$"))
     last_board = await play_turns(1)  # reschedules the timers with the ~1 s deadline
-    await fake.wait_until(lambda: len(fake.requests_to("POST", rf"/channels/{F.GAMES}/messages$")) > posts_before,
-                          15)
+    await fake.wait_until(lambda: len(fake.requests_to("POST", rf"/channels/{F.GAMES}/messages$")) > posts_before, 15)
     deadline = next(m for m in reversed(fake.public_messages(F.GAMES)) if "Deadline passed" in m.content)
     stuck = int(next(cid for cid in deadline.custom_ids if ":repl:" in cid).rsplit(":", 1)[1])
     assert deadline.interaction_id is None  # posted by the dispatcher, not as an answer

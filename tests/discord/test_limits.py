@@ -31,13 +31,20 @@ def test_command_tree_is_within_discord_limits() -> None:
 
 def test_limits_checker_catches_violations() -> None:
     """The checker itself must fail on what Discord refuses (else the test above proves nothing)."""
-    bad = [{"name": "Game", "description": "x" * 101, "options": [
-        {"type": 3, "name": f"o{i}", "description": "d", "required": i == 3} for i in range(26)]}]
+    bad = [
+        {
+            "name": "Game",
+            "description": "x" * 101,
+            "options": [{"type": 3, "name": f"o{i}", "description": "d", "required": i == 3} for i in range(26)],
+        }
+    ]
     problems = " ".join(command_problems(bad))
     for expected in ("bad name", "description must be", "26 options", "required option after an optional"):
         assert expected in problems
-    rows = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"{i}" * 101}
-                                       for i in range(6)]} for _ in range(6)]
+    rows = [
+        {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"{i}" * 101} for i in range(6)]}
+        for _ in range(6)
+    ]
     problems = " ".join(component_problems(rows))
     for expected in ("6 action rows", "6 buttons", "custom_id must be 1-100"):
         assert expected in problems
@@ -77,8 +84,9 @@ async def test_view_factories_are_within_limits() -> None:
         assert component_problems(rows) == [], rows
         for custom_id in (c["custom_id"] for row in rows for c in row["components"]):
             assert len(custom_id) <= 100
-            assert re.fullmatch(components.BUTTON_TEMPLATE, custom_id) or \
-                re.fullmatch(components.SELECT_TEMPLATE, custom_id)
+            assert re.fullmatch(components.BUTTON_TEMPLATE, custom_id) or re.fullmatch(
+                components.SELECT_TEMPLATE, custom_id
+            )
 
 
 def _chooser_views(moves: list[str]) -> list[list[dict[str, Any]]]:

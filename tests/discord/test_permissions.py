@@ -11,14 +11,25 @@ from bot.discord.permissions import is_moderator, is_owner
 from storage import Store
 
 
-def interaction(user_id: int = 5, *, manage: bool = False, roles: tuple[int, ...] = (),
-                owner: int = 1, team: tuple[int, ...] | None = None) -> Any:
-    app = SimpleNamespace(owner=SimpleNamespace(id=owner),
-                          team=SimpleNamespace(members=[SimpleNamespace(id=m) for m in team]) if team else None)
+def interaction(
+    user_id: int = 5,
+    *,
+    manage: bool = False,
+    roles: tuple[int, ...] = (),
+    owner: int = 1,
+    team: tuple[int, ...] | None = None,
+) -> Any:
+    app = SimpleNamespace(
+        owner=SimpleNamespace(id=owner),
+        team=SimpleNamespace(members=[SimpleNamespace(id=m) for m in team]) if team else None,
+    )
     return SimpleNamespace(
-        permissions=discord.Permissions(manage_channels=manage), guild_id=10, channel_id=20,
+        permissions=discord.Permissions(manage_channels=manage),
+        guild_id=10,
+        channel_id=20,
         user=SimpleNamespace(id=user_id, roles=[SimpleNamespace(id=r) for r in roles]),
-        client=SimpleNamespace(application=app))
+        client=SimpleNamespace(application=app),
+    )
 
 
 async def test_moderators_have_manage_channels_or_the_configured_role(tmp_path) -> None:

@@ -50,8 +50,9 @@ def verbs_by_name(slug: str) -> dict[str, Verb]:
 
 
 @pytest.mark.parametrize(("slug", "players", "options", "seeds", "steps"), CASES)
-def test_every_legal_move_round_trips_through_slash_options(slug: str, players: int, options: str,
-                                                            seeds: range, steps: int) -> None:
+def test_every_legal_move_round_trips_through_slash_options(
+    slug: str, players: int, options: str, seeds: range, steps: int
+) -> None:
     spec = games.get_game(slug)
     group = spec.command_group
     moves = set(playout_moves(spec, players, options, seeds, steps))
@@ -65,8 +66,9 @@ def test_every_legal_move_round_trips_through_slash_options(slug: str, players: 
         assert set(values) <= names
         assert all(values.get(s.name) for s in verb.slots if s.required), (text, values)
         assert all(1 <= len(v) <= 200 for v in values.values())
-        assert all(re.fullmatch(r"-?\d+", values[s.name]) for s in verb.slots
-                   if schema.is_integer(s) and s.name in values), (text, values)  # an integer option holds it
+        assert all(
+            re.fullmatch(r"-?\d+", values[s.name]) for s in verb.slots if schema.is_integer(s) and s.name in values
+        ), (text, values)  # an integer option holds it
         assert spec.parse(verb.text(group, values)) == spec.parse(text)
 
 
@@ -74,25 +76,36 @@ def test_tiny_towns_options_come_from_its_declared_verbs() -> None:
     verbs = verbs_by_name("tiny-towns")
     build = verbs["build"]
     assert [(s.name, s.required, s.keyword, s.many) for s in build.slots] == [
-        ("building", True, None, False), ("squares", True, None, True), ("at", False, "at", False),
-        ("with", False, "with", False), ("more", False, None, True)]
+        ("building", True, None, False),
+        ("squares", True, None, True),
+        ("at", False, "at", False),
+        ("with", False, "with", False),
+        ("more", False, None, True),
+    ]
     assert not build.slots[-1].in_usage  # the catch-all for rare sections
-    assert build.text("tt", {"building": "cottage", "squares": "B1 A2 B2", "at": "B2", "with": None}) == \
-        "/tt build cottage B1 A2 B2 at B2"
-    assert build.text("tt", {"building": "cottage", "squares": "B1 A2", "at": "at B2"}) == \
-        "/tt build cottage B1 A2 at B2"
+    assert (
+        build.text("tt", {"building": "cottage", "squares": "B1 A2 B2", "at": "B2", "with": None})
+        == "/tt build cottage B1 A2 B2 at B2"
+    )
+    assert (
+        build.text("tt", {"building": "cottage", "squares": "B1 A2", "at": "at B2"}) == "/tt build cottage B1 A2 at B2"
+    )
     assert verbs["done"].slots == () and verbs["cave"].slots == ()
     assert [s.name for s in verbs["place"].slots] == ["square", "resource"]
 
 
 def test_trains_options_come_from_its_declared_verbs() -> None:
     verbs = verbs_by_name("trains")
-    assert [(s.name, s.required, s.many) for s in verbs["play"].slots] == [("card", True, False),
-                                                                         ("choices", False, True)]
+    assert [(s.name, s.required, s.many) for s in verbs["play"].slots] == [
+        ("card", True, False),
+        ("choices", False, True),
+    ]
     assert verbs["pass"].slots == ()
     assert verbs["play"].split("trains", "/trains play lay-rails E5") == {"card": "lay-rails", "choices": "E5"}
     assert verbs["play"].split("trains", "/trains play mail-train waste apartment") == {
-        "card": "mail-train", "choices": "waste apartment"}
+        "card": "mail-train",
+        "choices": "waste apartment",
+    }
     assert verbs["play"].text("trains", {"card": "lay-rails", "choices": "E5"}) == "/trains play lay-rails E5"
     assert verbs["start"].text("trains", {"hex": "E5"}) == "/trains start E5"
 
@@ -104,16 +117,19 @@ def test_split_refuses_what_the_options_cannot_hold() -> None:
     assert verb.split("x", "/x stop") is None and verb.split("x", "/y go north") is None
 
 
-@pytest.mark.parametrize("text", [
-    "/tt build cottage A1 B1 B2 at B1 with wood",
-    "/tt build architects-guild A1 B1 C1 D1 replace A2 farm replace B3 well",
-    "/tt build grove-university A1 B1 C1 add farm C3",
-    "/tt build opaleyes-watch A1 B1 C1 D1 aside chapel farm well",
-    "/tt store A1 swap wood to B2",
-    "/tt store A1",
-    "/tt place B2 wheat",
-    "/tt claim farm C3",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/tt build cottage A1 B1 B2 at B1 with wood",
+        "/tt build architects-guild A1 B1 C1 D1 replace A2 farm replace B3 well",
+        "/tt build grove-university A1 B1 C1 add farm C3",
+        "/tt build opaleyes-watch A1 B1 C1 D1 aside chapel farm well",
+        "/tt store A1 swap wood to B2",
+        "/tt store A1",
+        "/tt place B2 wheat",
+        "/tt claim farm C3",
+    ],
+)
 def test_rare_tiny_towns_sections_round_trip(text: str) -> None:
     spec = games.get_game("tiny-towns")
     canonical = spec.format(spec.parse(text))
@@ -126,13 +142,17 @@ def test_rare_tiny_towns_sections_round_trip(text: str) -> None:
 
 # ----- the group is generated from the declaration -------------------------------------------
 
-EXTRA = Verb("tally", "Count something (a test verb)", (
-    Slot("amount", "number", "how many", autocomplete=False),
-    Slot("what", "resource", "which resource", required=False),
-    Slot("at", "square", "where", required=False, keyword="at"),
-    Slot("with", "word", "a keyword slot named like a Python keyword", required=False, keyword="with"),
-    Slot("rest", "word", "anything else", required=False, many=True, in_usage=False),
-))
+EXTRA = Verb(
+    "tally",
+    "Count something (a test verb)",
+    (
+        Slot("amount", "number", "how many", autocomplete=False),
+        Slot("what", "resource", "which resource", required=False),
+        Slot("at", "square", "where", required=False, keyword="at"),
+        Slot("with", "word", "a keyword slot named like a Python keyword", required=False, keyword="with"),
+        Slot("rest", "word", "anything else", required=False, many=True, in_usage=False),
+    ),
+)
 
 
 def group_payload(spec: GameSpec) -> dict[str, Any]:
@@ -174,8 +194,7 @@ async def test_option_values_are_joined_into_the_declared_command_text(monkeypat
     assert sent == [("/tt tally 3 wood at B2 x y", False)]
 
 
-def test_a_game_without_declared_verbs_gets_no_group_and_the_others_still_load(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_game_without_declared_verbs_gets_no_group_and_the_others_still_load(monkeypatch: pytest.MonkeyPatch) -> None:
     odd = replace(games.get_game("tiny-towns"), slug="odd", command_group="odd", verbs=())
     with pytest.raises(ValueError, match="declares 0 verbs"):
         game_group(odd)

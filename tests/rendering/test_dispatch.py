@@ -58,18 +58,22 @@ def test_a_new_game_brings_its_own_renderer(monkeypatch: pytest.MonkeyPatch) -> 
 
 
 def test_no_renderer_is_imported_eagerly() -> None:
-    code = ("import sys, rendering, games\n"
-            "wanted = {m.renderer for m in games.manifests()}\n"
-            "print(len(wanted), sorted(wanted & set(sys.modules)))")
+    code = (
+        "import sys, rendering, games\n"
+        "wanted = {m.renderer for m in games.manifests()}\n"
+        "print(len(wanted), sorted(wanted & set(sys.modules)))"
+    )
     count, imported = run(code).split(" ", 1)
     assert int(count) >= 2 and imported == "[]"
 
 
 def test_warm_imports_every_registered_renderer() -> None:
-    code = ("import sys, rendering, games\n"
-            "warmed = rendering.warm()\n"
-            "print(sorted(warmed) == sorted(m.renderer for m in games.manifests()), "
-            "all(name in sys.modules for name in warmed), len(warmed))")
+    code = (
+        "import sys, rendering, games\n"
+        "warmed = rendering.warm()\n"
+        "print(sorted(warmed) == sorted(m.renderer for m in games.manifests()), "
+        "all(name in sys.modules for name in warmed), len(warmed))"
+    )
     same, imported, count = run(code).split()
     assert same == "True" and imported == "True" and int(count) >= 2
 

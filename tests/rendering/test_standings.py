@@ -15,8 +15,13 @@ from rendering.standings import PAD, standings_image
 from tests.rendering import synthetic
 from tests.rendering.imaging import decode, diff_box
 
-TRAINS_VIEW: dict[str, Any] = {"game": "trains", "names": ["ann", "bob", "cat"], "viewer": None, "finished": False,
-                               "round": 12}
+TRAINS_VIEW: dict[str, Any] = {
+    "game": "trains",
+    "names": ["ann", "bob", "cat"],
+    "viewer": None,
+    "finished": False,
+    "round": 12,
+}
 TRAINS_STANDINGS: list[dict[str, Any]] = [
     {
         "seat": 2,
@@ -93,8 +98,7 @@ def with_manifest(monkeypatch: pytest.MonkeyPatch, **changes: Any) -> None:
         manifest = dataclasses.replace(manifest, spec=dataclasses.replace(manifest.spec, name=changes.pop("name")))
     manifest = dataclasses.replace(manifest, **changes)
     real = games.get_manifest
-    monkeypatch.setattr(games, "get_manifest",
-                        lambda slug: manifest if slug == "trains" else real(slug))
+    monkeypatch.setattr(games, "get_manifest", lambda slug: manifest if slug == "trains" else real(slug))
 
 
 def test_heading_has_the_manifests_name_and_accent(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -129,5 +133,10 @@ def test_names_come_from_the_entries_then_the_views_names() -> None:
     renamed = standings_image({**TRAINS_VIEW, "names": ["xavier", "yuki", "zoe"]}, nameless)
     assert diff_box(same, renamed) is not None
     # Entries that carry their player win over the view's names.
-    assert diff_box(standings_image({**TRAINS_VIEW, "names": ["xavier", "yuki", "zoe"]}, TRAINS_STANDINGS),
-                    standings_image(TRAINS_VIEW, TRAINS_STANDINGS)) is None
+    assert (
+        diff_box(
+            standings_image({**TRAINS_VIEW, "names": ["xavier", "yuki", "zoe"]}, TRAINS_STANDINGS),
+            standings_image(TRAINS_VIEW, TRAINS_STANDINGS),
+        )
+        is None
+    )

@@ -26,8 +26,10 @@ def test_colours_come_from_the_manifest_palette() -> None:
     """Every resource and building family the engine knows has a named colour in the game's manifest."""
     assert list(RESOURCE_COLOURS) == list(ENGINE_RESOURCES) == synthetic.RESOURCES
     assert set(BUILDING_COLOURS) == {*COLOURS, "pink"}  # pink: monuments
-    for name, rgb in {**{f"resource-{k}": v for k, v in RESOURCE_COLOURS.items()},
-                      **{f"building-{k}": v for k, v in BUILDING_COLOURS.items()}}.items():
+    for name, rgb in {
+        **{f"resource-{k}": v for k, v in RESOURCE_COLOURS.items()},
+        **{f"building-{k}": v for k, v in BUILDING_COLOURS.items()},
+    }.items():
         assert MANIFEST.palette[name] == rgb
     assert MANIFEST.palette["accent"] == BUILDING_COLOURS["blue"]
     assert set(tiny_towns.RESOURCE_LETTERS) == set(RESOURCE_COLOURS)

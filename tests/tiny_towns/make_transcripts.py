@@ -26,19 +26,34 @@ NAMES = ["ann", "bob", "cat", "dan", "eve", "fay"]
 
 # (file stem, players, option text, monument each seat keeps, filler dealt with it)
 GAMES: list[tuple[str, int, str, list[str], list[str]]] = [
-    ("standard_first_game_set", 4, "buildings=farm,well,chapel,tavern,theater,factory",
-     ["fort-ironweed", "grove-university", "architects-guild", "opaleyes-watch"],
-     ["starloom", "cathedral", "shrine", "silva-forum"]),
-    ("town_hall_granary_bank", 4, "variant=town-hall buildings=granary,fountain,abbey,almshouse,bakery,bank",
-     ["barrett-castle", "cathedral-of-caterina", "grand-mausoleum", "mandras-palace"],
-     ["fort-ironweed", "starloom", "obelisk", "statue"]),
-    ("cave_greenhouse_trading_post", 4,
-     "cave=on buildings=greenhouse,millstone,cloister,inn,market,trading-post",
-     ["obelisk-of-the-crescent", "shrine-of-the-elder-tree", "silva-forum", "statue-of-the-bondmaker"],
-     ["fort-ironweed", "archive", "cathedral", "grove"]),
-    ("orchard_feast_hall_warehouse", 3, "buildings=orchard,shed,temple,feast-hall,tailor,warehouse",
-     ["archive-of-the-second-age", "sky-baths", "starloom"],
-     ["barrett-castle", "mausoleum", "mandras"]),
+    (
+        "standard_first_game_set",
+        4,
+        "buildings=farm,well,chapel,tavern,theater,factory",
+        ["fort-ironweed", "grove-university", "architects-guild", "opaleyes-watch"],
+        ["starloom", "cathedral", "shrine", "silva-forum"],
+    ),
+    (
+        "town_hall_granary_bank",
+        4,
+        "variant=town-hall buildings=granary,fountain,abbey,almshouse,bakery,bank",
+        ["barrett-castle", "cathedral-of-caterina", "grand-mausoleum", "mandras-palace"],
+        ["fort-ironweed", "starloom", "obelisk", "statue"],
+    ),
+    (
+        "cave_greenhouse_trading_post",
+        4,
+        "cave=on buildings=greenhouse,millstone,cloister,inn,market,trading-post",
+        ["obelisk-of-the-crescent", "shrine-of-the-elder-tree", "silva-forum", "statue-of-the-bondmaker"],
+        ["fort-ironweed", "archive", "cathedral", "grove"],
+    ),
+    (
+        "orchard_feast_hall_warehouse",
+        3,
+        "buildings=orchard,shed,temple,feast-hall,tailor,warehouse",
+        ["archive-of-the-second-age", "sky-baths", "starloom"],
+        ["barrett-castle", "mausoleum", "mandras"],
+    ),
 ]
 
 
@@ -118,11 +133,15 @@ def write(stem: str, players: int, options_text: str, seed: int, lines: list[str
     for seat, town in enumerate(view["towns"]):
         rows = []
         for r in range(4):
-            rows.append(" ".join(_token(cell) for cell in town["cells"][r * 4:r * 4 + 4]))
+            rows.append(" ".join(_token(cell) for cell in town["cells"][r * 4 : r * 4 + 4]))
         footer.append(f"#   {NAMES[seat]}: " + " / ".join(rows))
-    footer.append("# Scores (rank order): " + "; ".join(
-        f"{row['player']} {row['score']} = " + ", ".join(f"{k} {v}" for k, v in row["breakdown"].items())
-        for row in table))
+    footer.append(
+        "# Scores (rank order): "
+        + "; ".join(
+            f"{row['player']} {row['score']} = " + ", ".join(f"{k} {v}" for k, v in row["breakdown"].items())
+            for row in table
+        )
+    )
     footer.append("standings: " + " ".join(f"{row['player']}={row['score']}" for row in table))
     path = OUT / f"{stem}.transcript"
     path.write_text("\n".join(header + lines + footer) + "\n", encoding="utf-8")

@@ -10,20 +10,26 @@ def _two(buildings: str) -> dict:
 
 
 def test_factory_substitutes_when_another_player_names_its_resource() -> None:
-    state = with_town(_two("farm,well,chapel,tavern,theater,factory"), 1,
-                      "factory:wood . . . / . . . . / . . . . / . . . .")
+    state = with_town(
+        _two("farm,well,chapel,tavern,theater,factory"), 1, "factory:wood . . . / . . . . / . . . . / . . . ."
+    )
     state = at_place_phase(state, "wood")  # seat 0 names wood
     new, _ = play(state, 1, "/tt place B1 glass")
     assert new["towns"][1]["cells"][1] == {"resource": "glass"}
     assert "Factories holds" in rejected(state, 0, "/tt place B1 glass")
-    stone = at_place_phase(with_town(_two("farm,well,chapel,tavern,theater,factory"), 1,
-                                     "factory:wood . . . / . . . . / . . . . / . . . ."), "stone")
+    stone = at_place_phase(
+        with_town(
+            _two("farm,well,chapel,tavern,theater,factory"), 1, "factory:wood . . . / . . . . / . . . . / . . . ."
+        ),
+        "stone",
+    )
     assert "This round's resource is stone" in rejected(stone, 1, "/tt place B1 glass")
 
 
 def test_factory_does_not_react_to_its_owners_own_naming() -> None:
-    state = with_town(_two("farm,well,chapel,tavern,theater,factory"), 0,
-                      "factory:wood . . . / . . . . / . . . . / . . . .")
+    state = with_town(
+        _two("farm,well,chapel,tavern,theater,factory"), 0, "factory:wood . . . / . . . . / . . . . / . . . ."
+    )
     state = at_place_phase(state, "wood")
     assert "another player named it" in rejected(state, 0, "/tt place B1 glass")
 
@@ -35,12 +41,12 @@ def test_factory_and_bank_hold_the_resource_given_with() -> None:
     new, _ = play(state, 0, "/tt build factory A1 A2 B2 C2 D2 at A1 with wheat")
     assert new["towns"][0]["cells"][0] == {"building": "factory", "holds": "wheat"}
     assert "Only a Factory or a Bank" in rejected(
-        with_town(state, 0, "W S . . / . . . . / . . . . / . . . .", placed=True), 0, "/tt build well A1 B1 with wood")
+        with_town(state, 0, "W S . . / . . . . / . . . . / . . . .", placed=True), 0, "/tt build well A1 B1 with wood"
+    )
 
 
 def test_bank_resource_may_not_be_named_and_banks_hold_different_resources() -> None:
-    state = with_town(_two("farm,well,chapel,tavern,theater,bank"), 0,
-                      "bank:wood . . . / H H . . / W G B . / . . . .")
+    state = with_town(_two("farm,well,chapel,tavern,theater,bank"), 0, "bank:wood . . . / H H . . / W G B . / . . . .")
     assert "Your Bank holds wood" in rejected(state, 0, "/tt announce wood")
     state = at_place_phase(state, "stone")
     state["towns"][0]["placed"] = True
@@ -57,15 +63,15 @@ def test_bank_restriction_does_not_bind_other_players() -> None:
 
 
 def test_warehouse_store_swap_and_final_score() -> None:
-    base = with_town(_two("farm,well,chapel,tavern,theater,warehouse"), 1,
-                     "warehouse:wood+stone . . . / . . . . / . . . . / . . . .")
+    base = with_town(
+        _two("farm,well,chapel,tavern,theater,warehouse"), 1, "warehouse:wood+stone . . . / . . . . / . . . . / . . . ."
+    )
     state = at_place_phase(base, "glass")
     new, _ = play(state, 1, "/tt store A1")
     assert new["towns"][1]["cells"][0]["stored"] == ["wood", "stone", "glass"]
     assert new["towns"][1]["placed"]
     assert score(new, 1) == -3 - 15
-    full = at_place_phase(with_town(base, 1, "warehouse:wood+stone+glass . . . / . . . . / . . . . / . . . ."),
-                          "brick")
+    full = at_place_phase(with_town(base, 1, "warehouse:wood+stone+glass . . . / . . . . / . . . . / . . . ."), "brick")
     assert "is full" in rejected(full, 1, "/tt store A1")
     assert "holds wood, stone, glass, not wheat" in rejected(full, 1, "/tt store A1 swap wheat to B1")
     swapped, _ = play(full, 1, "/tt store A1 swap stone to B1")

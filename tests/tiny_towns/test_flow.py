@@ -110,7 +110,9 @@ def test_monuments_phase_deals_two_and_hides_them() -> None:
     assert state["phase"] == "monuments"
     assert set(GAME.status(state).to_act) == {0, 1}
     assert GAME.legal_moves(state, 0) == [
-        {"verb": "monument", "monument": "fort-ironweed"}, {"verb": "monument", "monument": "starloom"}]
+        {"verb": "monument", "monument": "fort-ironweed"},
+        {"verb": "monument", "monument": "starloom"},
+    ]
     assert "not one of your monuments" in rejected(state, 0, "/tt monument cathedral")
     state, events = play(state, 0, "/tt monument starloom")
     assert any(e.get("private", {}).get("seat") == 0 for e in events)
@@ -130,22 +132,26 @@ def test_random_monuments_and_buildings_come_from_the_rng() -> None:
     assert one == two
     hands = [t["monument_options"] for t in one["towns"]]
     assert all(len(h) == 2 for h in hands) and len({m for h in hands for m in h}) == 6
-    for colour, slug in zip(["blue", "red", "gray", "orange", "green", "yellow", "black"], one["buildings"],
-                            strict=True):
+    for colour, slug in zip(
+        ["blue", "red", "gray", "orange", "green", "yellow", "black"], one["buildings"], strict=True
+    ):
         assert slug in BY_COLOUR[colour]
     seeds = {tuple(GAME.setup(["a", "b"], {}, s)["buildings"]) for s in range(20)}
     assert len(seeds) > 5
 
 
-@pytest.mark.parametrize("text, message", [
-    ("buildings=cottage,farm,granary,well,chapel,tavern,theater", "both red"),
-    ("buildings=farm,well,chapel,tavern,theater", "no black building"),
-    ("buildings=farm,wel,chapel,tavern,theater,factory", 'did you mean "well"'),
-    ("monuments=fort,starloom,cathedral", "list at least 4 monuments"),
-    ("monuments=fort,fort,cathedral,grove", "listed twice"),
-    ("monuments=sometimes", "unknown monument"),
-    ("variant=townhall", "must be one of"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("buildings=cottage,farm,granary,well,chapel,tavern,theater", "both red"),
+        ("buildings=farm,well,chapel,tavern,theater", "no black building"),
+        ("buildings=farm,wel,chapel,tavern,theater,factory", 'did you mean "well"'),
+        ("monuments=fort,starloom,cathedral", "list at least 4 monuments"),
+        ("monuments=fort,fort,cathedral,grove", "listed twice"),
+        ("monuments=sometimes", "unknown monument"),
+        ("variant=townhall", "must be one of"),
+    ],
+)
 def test_options_are_validated_with_clear_messages(text: str, message: str) -> None:
     with pytest.raises(IllegalMove) as info:
         GAME.setup(["a", "b"], parse_options(text, GAME.options), 1)
@@ -162,7 +168,9 @@ def test_one_player_dry_run_accepts_multiplayer_options() -> None:
     four = GAME.setup(["a", "b"], parse_options(text, GAME.options), 0)
     assert four["variant"] == "town-hall" and four["cave_rule"] and "inn" in four["buildings"]
     assert [t["monument_options"] for t in four["towns"]] == [
-        ["fort-ironweed", "opaleyes-watch"], ["starloom", "grove-university"]]
+        ["fort-ironweed", "opaleyes-watch"],
+        ["starloom", "grove-university"],
+    ]
     with pytest.raises(IllegalMove) as info:
         GAME.setup(["a", "b", "c"], parse_options(text, GAME.options), 0)
     assert "at least 6 monuments" in info.value.message

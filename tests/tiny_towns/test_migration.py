@@ -35,7 +35,8 @@ async def insert_game(db: aiosqlite.Connection, channel: str, game: str, status:
     cursor = await db.execute(
         "INSERT INTO games (guild_id, channel_id, game, status, host_id, rules_version, state, created_at, "
         "updated_at) VALUES ('g', ?, ?, ?, 'u', '1', ?, 0, 0)",
-        (channel, game, status, None if state is None else dumps(state)))
+        (channel, game, status, None if state is None else dumps(state)),
+    )
     return int(cursor.lastrowid or 0)
 
 
@@ -63,8 +64,9 @@ async def test_old_tiny_towns_states_are_renamed_and_play_on(tmp_path: Path) -> 
     store = await Store.open(path)  # runs the remaining migrations, as the bot does at start
     try:
         states = {gid: await stored_state(store, gid) for gid in (active, finished, lobby, current, trains)}
-        async with store.connection.execute("SELECT json_type(state, '$.names') FROM games WHERE id = ?",
-                                            (active,)) as cursor:
+        async with store.connection.execute(
+            "SELECT json_type(state, '$.names') FROM games WHERE id = ?", (active,)
+        ) as cursor:
             assert await cursor.fetchone() == ("array",)  # not the array's text stored as a string
     finally:
         await store.close()
@@ -93,7 +95,8 @@ async def test_a_corrupt_state_does_not_stop_the_migration(tmp_path: Path) -> No
         await migrate(db, target=MIGRATION - 1)
         await db.execute(
             "INSERT INTO games (guild_id, channel_id, game, status, host_id, rules_version, state, created_at, "
-            "updated_at) VALUES ('g', 'c', 'tiny-towns', 'aborted', 'u', '1', '{not json', 0, 0)")
+            "updated_at) VALUES ('g', 'c', 'tiny-towns', 'aborted', 'u', '1', '{not json', 0, 0)"
+        )
         await db.commit()
         assert await migrate(db) >= MIGRATION
         async with db.execute("SELECT state FROM games") as cursor:

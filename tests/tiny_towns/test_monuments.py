@@ -25,11 +25,13 @@ def owned(text: str, monument: str, seat: int = 0, players: int = 2, buildings: 
 
 def test_architects_guild_scores_one_and_replaces_up_to_two() -> None:
     state = at_place_phase(game(2, B))
-    state = with_town(state, 0, ". . G . / . H S well / W B . . / chapel . . cottage!",
-                      monument="architects-guild", placed=True)
+    state = with_town(
+        state, 0, ". . G . / . H S well / W B . . / chapel . . cottage!", monument="architects-guild", placed=True
+    )
     state["towns"][0]["cells"][15] = {"building": "cottage"}
     assert "at most 2" in rejected(
-        state, 0, "/tt build architects-guild C1 B2 C2 A3 B3 at C1 replace D2 farm replace A4 tavern replace D4 farm")
+        state, 0, "/tt build architects-guild C1 B2 C2 A3 B3 at C1 replace D2 farm replace A4 tavern replace D4 farm"
+    )
     assert "already is a Well" in rejected(state, 0, "/tt build architects-guild C1 B2 C2 A3 B3 at C1 replace D2 well")
     new, events = play(state, 0, "/tt build architects-guild C1 B2 C2 A3 B3 at C1 replace D2 farm replace A4 tavern")
     cells = new["towns"][0]["cells"]
@@ -43,14 +45,16 @@ def test_architects_guild_scores_one_and_replaces_up_to_two() -> None:
 
 
 def test_archive_counts_distinct_non_monument_types() -> None:
-    state = owned("archive-of-the-second-age cottage cottage well / farm . . . / . . . . / . . . .",
-                  "archive-of-the-second-age")
+    state = owned(
+        "archive-of-the-second-age cottage cottage well / farm . . . / . . . . / . . . .", "archive-of-the-second-age"
+    )
     assert breakdown(state)["Archive of the Second Age"] == 3
 
 
 def test_barrett_castle_uses_a_farm_slot_and_counts_as_two_cottages() -> None:
-    state = owned("barrett-castle well cottage cottage / cottage cottage farm chapel / . . . . / . theater . .",
-                  "barrett-castle")
+    state = owned(
+        "barrett-castle well cottage cottage / cottage cottage farm chapel / . . . . / . theater . .", "barrett-castle"
+    )
     b = breakdown(state)
     # Farm feeds 4 of: castle + 4 cottages. Best: castle (5) + 3 cottages (9); Chapel counts 2 + 3 = 5.
     assert b["Barrett Castle"] == 5
@@ -96,8 +100,10 @@ def test_fort_ironweed_owner_names_when_last_player_building() -> None:
 
 
 def test_grand_mausoleum_feeds_nobody_but_pays_unfed_cottages() -> None:
-    state = owned("grand-mausoleum-of-the-rodina cottage cottage chapel / . . . . / . . . . / . . . .",
-                  "grand-mausoleum-of-the-rodina")
+    state = owned(
+        "grand-mausoleum-of-the-rodina cottage cottage chapel / . . . . / . . . . / . . . .",
+        "grand-mausoleum-of-the-rodina",
+    )
     b = breakdown(state)
     assert b["Cottage"] == 6 and b["Chapel"] == 0 and b["Grand Mausoleum of the Rodina"] == 0
 
@@ -121,8 +127,13 @@ def test_mandras_palace_two_per_adjacent_type() -> None:
 
 def test_obelisk_lets_later_buildings_go_anywhere() -> None:
     state = at_place_phase(game(2, B))
-    state = with_town(state, 0, "obelisk-of-the-crescent W S . / . . . . / . . . . / . . . .",
-                      monument="obelisk-of-the-crescent", placed=True)
+    state = with_town(
+        state,
+        0,
+        "obelisk-of-the-crescent W S . / . . . . / . . . . / . . . .",
+        monument="obelisk-of-the-crescent",
+        placed=True,
+    )
     state["towns"][0]["monument_round"] = 1  # built this round: not yet in effect
     assert "square just freed: B1, C1" in rejected(state, 0, "/tt build well B1 C1 at D4")
     state["towns"][0]["monument_round"] = 0
@@ -164,13 +175,17 @@ def test_opaleyes_watch_aside_trigger_and_claim() -> None:
 
 def test_shrine_value_is_fixed_when_built() -> None:
     state = at_place_phase(game(2, B))
-    state = with_town(state, 0, "B H S well / W G W well / well well well . / . . . .",
-                      monument="shrine-of-the-elder-tree", placed=True)
+    state = with_town(
+        state,
+        0,
+        "B H S well / W G W well / well well well . / . . . .",
+        monument="shrine-of-the-elder-tree",
+        placed=True,
+    )
     new, _ = play(state, 0, "/tt build shrine-of-the-elder-tree A1 B1 C1 A2 B2 C2 at B2")
     assert new["towns"][0]["shrine_vp"] == 8  # 5 Wells + the Shrine = 6 buildings
     assert breakdown(new)["Shrine of the Elder Tree"] == 8
-    few = with_town(state, 0, "B H S . / W G W . / . . . . / . . . .",
-                    monument="shrine-of-the-elder-tree", placed=True)
+    few = with_town(state, 0, "B H S . / W G W . / . . . . / . . . .", monument="shrine-of-the-elder-tree", placed=True)
     new, _ = play(few, 0, "/tt build shrine-of-the-elder-tree A1 B1 C1 A2 B2 C2 at B2")
     assert breakdown(new)["Shrine of the Elder Tree"] == 1
 
@@ -183,16 +198,27 @@ def test_silva_forum_largest_same_type_group() -> None:
 
 
 def test_statue_of_the_bondmaker_puts_cubes_on_cottages() -> None:
-    state = with_town(game(2, B), 1, "statue-of-the-bondmaker cottage cottage^glass . / . . . . / . . . . / . . . .",
-                      monument="statue-of-the-bondmaker")
+    state = with_town(
+        game(2, B),
+        1,
+        "statue-of-the-bondmaker cottage cottage^glass . / . . . . / . . . . / . . . .",
+        monument="statue-of-the-bondmaker",
+    )
     state = at_place_phase(state, "wood")
     new, _ = play(state, 1, "/tt place B1")
     assert new["towns"][1]["cells"][1] == {"building": "cottage", "bond": ["wood"]}
     assert "already holds a Statue" in rejected(state, 1, "/tt place C1")
     assert breakdown(new, 1)["Empty squares"] == -13
     # Not for the owner's own naming.
-    own = at_place_phase(with_town(game(2, B), 0, "statue-of-the-bondmaker cottage . . / . . . . / . . . . / . . . .",
-                                   monument="statue-of-the-bondmaker"), "wood")
+    own = at_place_phase(
+        with_town(
+            game(2, B),
+            0,
+            "statue-of-the-bondmaker cottage . . / . . . . / . . . . / . . . .",
+            monument="statue-of-the-bondmaker",
+        ),
+        "wood",
+    )
     assert "already holds a Cottage" in rejected(own, 0, "/tt place B1")
 
 
@@ -205,8 +231,14 @@ def test_starloom_by_completion_order_with_shared_places() -> None:
     state = game(4, B)
     rounds = [3, 3, 5, 6]
     for seat, done_round in enumerate(rounds):
-        state = with_town(state, seat, "starloom . . . / . . . . / . . . . / . . . .", monument="starloom",
-                          complete=True, completed_round=done_round)
+        state = with_town(
+            state,
+            seat,
+            "starloom . . . / . . . . / . . . . / . . . .",
+            monument="starloom",
+            complete=True,
+            completed_round=done_round,
+        )
     values = [breakdown(state, s)["The Starloom"] for s in range(4)]
     assert values == [6, 6, 2, 0]  # two share 1st; the next is 3rd; the last is 4th
     state["towns"][3]["completed_round"] = None
@@ -218,8 +250,13 @@ def test_monument_built_only_by_owner_and_only_once() -> None:
     state = at_place_phase(game(2, B))
     state = with_town(state, 0, ". H . . / S G . . / . . . . / . . . .", monument="grove-university", placed=True)
     assert "not your monument" in rejected(state, 0, "/tt build cathedral-of-caterina B1 A2 B2")
-    built = with_town(state, 0, "cathedral-of-caterina H . . / S G . . / . . . . / . . . .",
-                      monument="cathedral-of-caterina", placed=True)
+    built = with_town(
+        state,
+        0,
+        "cathedral-of-caterina H . . / S G . . / . . . . / . . . .",
+        monument="cathedral-of-caterina",
+        placed=True,
+    )
     assert "already built" in rejected(built, 0, "/tt build cathedral-of-caterina B1 A2 B2")
 
 

@@ -43,28 +43,32 @@ def test_sections_in_any_order_and_aliases() -> None:
     a = GAME.parse("/tt build opaleye A1 A2 B2 C2 D2 A3 aside tavern Well cottage at a2")
     b = GAME.parse("/tt build opaleyes-watch A1 A2 B2 C2 D2 A3 at A2 aside cottage well tavern")
     assert a == b
-    assert GAME.parse("/tt build Architect's-Guild C1 B2 C2 A3 B3 replace a4 tavern at c1 replace d2 farm") == \
-        GAME.parse(CANONICAL[5])
+    assert GAME.parse(
+        "/tt build Architect's-Guild C1 B2 C2 A3 B3 replace a4 tavern at c1 replace d2 farm"
+    ) == GAME.parse(CANONICAL[5])
     assert GAME.parse("/tt monument The-Starloom") == {"verb": "monument", "monument": "starloom"}
     assert GAME.parse("/tt keep cathedral") == {"verb": "monument", "monument": "cathedral-of-caterina"}
 
 
-@pytest.mark.parametrize("text, message", [
-    ("/tt plase A1", 'did you mean "place"'),
-    ("/tt place E5", "not a square"),
-    ("/tt place A1 woood", 'did you mean "wood"'),
-    ("/tt build cotage A1 B1 A2", 'did you mean "cottage"'),
-    ("/tt build cottage A1 A1 B1", "listed twice"),
-    ("/tt build cottage", "Name the squares"),
-    ("/tt build cottage A1 B1 A2 at", "Missing square"),
-    ("/tt announce", "Missing resource"),
-    ("/tt store C3 swap wood A1", "Say where"),
-    ("/tt done now", "Unexpected"),
-    ("/tt build opaleyes-watch A1 aside well well cottage", "3 different"),
-    ("/tt monument farm", "Unknown monument"),
-    ("/game place A1", "start with /tt"),
-    ("/tt", "Say what to do"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("/tt plase A1", 'did you mean "place"'),
+        ("/tt place E5", "not a square"),
+        ("/tt place A1 woood", 'did you mean "wood"'),
+        ("/tt build cotage A1 B1 A2", 'did you mean "cottage"'),
+        ("/tt build cottage A1 A1 B1", "listed twice"),
+        ("/tt build cottage", "Name the squares"),
+        ("/tt build cottage A1 B1 A2 at", "Missing square"),
+        ("/tt announce", "Missing resource"),
+        ("/tt store C3 swap wood A1", "Say where"),
+        ("/tt done now", "Unexpected"),
+        ("/tt build opaleyes-watch A1 aside well well cottage", "3 different"),
+        ("/tt monument farm", "Unknown monument"),
+        ("/game place A1", "start with /tt"),
+        ("/tt", "Say what to do"),
+    ],
+)
 def test_bad_commands_explain(text: str, message: str) -> None:
     with pytest.raises(IllegalMove) as info:
         GAME.parse(text)
@@ -94,8 +98,12 @@ def test_declared_verbs_fit_discord_and_read_as_before() -> None:
     build = GAME.verb("build")
     assert build is not None
     assert [(s.name, s.required, s.keyword, s.many, s.in_usage) for s in build.slots] == [
-        ("building", True, None, False, True), ("squares", True, None, True, True), ("at", False, "at", False, True),
-        ("with", False, "with", False, True), ("more", False, None, True, False)]
+        ("building", True, None, False, True),
+        ("squares", True, None, True, True),
+        ("at", False, "at", False, True),
+        ("with", False, "with", False, True),
+        ("more", False, None, True, False),
+    ]
     assert vocabulary()["commands"] == [verb.name for verb in GAME.verbs]
     assert all(verb.stop_words == frozenset(vocabulary()["keywords"]) for verb in GAME.verbs)
 
@@ -109,8 +117,16 @@ def test_usage_messages_come_from_the_declaration() -> None:
     assert all(verb.usage("tt") in info.value.message for verb in GAME.verbs)
 
 
-@pytest.mark.parametrize(("alias", "verb"), [("name wood", "announce"), ("pick wood", "announce"),
-                                             ("keep starloom", "monument"), ("pass", "done"), ("finish", "done")])
+@pytest.mark.parametrize(
+    ("alias", "verb"),
+    [
+        ("name wood", "announce"),
+        ("pick wood", "announce"),
+        ("keep starloom", "monument"),
+        ("pass", "done"),
+        ("finish", "done"),
+    ],
+)
 def test_aliases_are_still_accepted(alias: str, verb: str) -> None:
     assert GAME.parse(f"/tt {alias}")[MOVE_KEY] == verb
 

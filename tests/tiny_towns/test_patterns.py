@@ -123,7 +123,10 @@ def test_several_trading_posts_in_one_building() -> None:
     state["towns"][0]["cells"] = grid("trading-post trading-post G . / . . . . / . . . . / . . . .")
     new, _ = play(state, 0, "/tt build tavern A1 B1 C1")
     assert [c["building"] if c else None for c in new["towns"][0]["cells"][:3]] == [
-        "trading-post", "trading-post", "tavern"]
+        "trading-post",
+        "trading-post",
+        "tavern",
+    ]
 
 
 def test_at_is_needed_only_when_several_squares_are_possible() -> None:

@@ -97,11 +97,28 @@ def test_view_schema_shape() -> None:
         assert key in view
     assert "players" not in view
     town = view["towns"][0]
-    for key in ("player", "cells", "score", "breakdown", "placed", "done", "complete", "resigned", "monument",
-                "monument_built", "monument_options", "times_master_builder", "cave_used"):
+    for key in (
+        "player",
+        "cells",
+        "score",
+        "breakdown",
+        "placed",
+        "done",
+        "complete",
+        "resigned",
+        "monument",
+        "monument_built",
+        "monument_options",
+        "times_master_builder",
+        "cave_used",
+    ):
         assert key in town
     assert len(town["cells"]) == 16
     assert set(view["town_hall"]) >= {"mayor", "cycle_round", "draw_pile", "discards", "revealed"}
     assert view["catalog"]["cottage"] == {
-        "name": "Cottage", "colour": "blue", "pattern": [".H", "BG"], "monument": False,
-        "text": "3 VP if fed, otherwise 0."}
+        "name": "Cottage",
+        "colour": "blue",
+        "pattern": [".H", "BG"],
+        "monument": False,
+        "text": "3 VP if fed, otherwise 0.",
+    }

@@ -62,8 +62,14 @@ def test_never_typing_done_works_when_nothing_can_be_built() -> None:
     state = game(2)
     for resource in ("wood", "brick", "glass", "wheat"):
         mb = state["master_builder"]
-        state = play_all(state, [(mb, f"/tt announce {resource}"), (0, f"/tt place {'ABCD'[state['round'] - 1]}1"),
-                                 (1, f"/tt place {'ABCD'[state['round'] - 1]}1")])
+        state = play_all(
+            state,
+            [
+                (mb, f"/tt announce {resource}"),
+                (0, f"/tt place {'ABCD'[state['round'] - 1]}1"),
+                (1, f"/tt place {'ABCD'[state['round'] - 1]}1"),
+            ],
+        )
     assert state["round"] == 5 and state["master_builder"] == 0
 
 
@@ -90,8 +96,11 @@ def test_a_build_refused_while_done_names_the_real_problem() -> None:
 
 
 def test_trading_post_lets_at_be_left_out_when_one_square_is_freed() -> None:
-    state = with_town(game(2, buildings="cottage,farm,well,chapel,tavern,theater,trading-post"), 0,
-                      "trading-post . . . / . . . . / . . . . / . . . .")
+    state = with_town(
+        game(2, buildings="cottage,farm,well,chapel,tavern,theater,trading-post"),
+        0,
+        "trading-post . . . / . . . . / . . . . / . . . .",
+    )
     state = play_all(state, [(0, "/tt announce wood"), (0, "/tt place B1")])
     assert "must go on a square just freed: B1" in rejected(state, 0, "/tt build well A1 B1 at A1")
     state, _ = play(state, 0, "/tt build well A1 B1")
@@ -108,14 +117,17 @@ def test_shed_needs_at_unless_a_single_square_is_possible() -> None:
     state, _ = play(state, 0, "/tt build shed A1 B1 at D4")
     assert state["towns"][0]["cells"][15] == {"building": "shed"}
     # A Trading Post and one cube, in a town with no other empty square: only one square is possible.
-    full = "trading-post . tavern tavern / tavern tavern tavern tavern / tavern tavern tavern tavern / " \
-           "tavern tavern tavern tavern"
+    full = (
+        "trading-post . tavern tavern / tavern tavern tavern tavern / tavern tavern tavern tavern / "
+        "tavern tavern tavern tavern"
+    )
     state = with_town(game(2, buildings=shed_game), 0, full)
     state = play_all(state, [(0, "/tt announce wood"), (0, "/tt place B1"), (0, "/tt build shed A1 B1")])
     assert state["towns"][0]["cells"][1] == {"building": "shed"}
 
 
 def test_done_before_placing_after_the_next_resource_was_named_is_refused() -> None:
-    state = play_all(game(2), [(0, "/tt announce wood"), (0, "/tt place A1"), (1, "/tt place A1"),
-                               (1, "/tt announce stone")])
+    state = play_all(
+        game(2), [(0, "/tt announce wood"), (0, "/tt place A1"), (1, "/tt place A1"), (1, "/tt announce stone")]
+    )
     assert "Place this round's resource first" in rejected(state, 0, "/tt done")

@@ -109,8 +109,9 @@ def test_town_hall_shuffles_only_unseen_cards() -> None:
         assert len(new["draw_pile"]) == len(hall["draw_pile"]) and len(new["discards"]) == len(hall["discards"])
         assert new["discards"][face_down:] == hall["discards"][face_down:]  # revealed cards stay put
         assert new["revealed"] == hall["revealed"]
-        assert (Counter(new["draw_pile"]) + Counter(new["discards"][:face_down])
-                == Counter(hall["draw_pile"]) + Counter(hall["discards"][:face_down]))
+        assert Counter(new["draw_pile"]) + Counter(new["discards"][:face_down]) == Counter(hall["draw_pile"]) + Counter(
+            hall["discards"][:face_down]
+        )
         shuffled += new["draw_pile"] != hall["draw_pile"]
         others_see_the_same(state, redeal(state, 2, seed), 2)
     assert shuffled > 0

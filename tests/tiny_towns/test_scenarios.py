@@ -31,8 +31,14 @@ def test_there_are_scenarios_for_every_building_colour_group_and_variant() -> No
 
 def test_first_game_set_explicit_done() -> None:
     _, rows = _rows("scenario_first_game_explicit_done")
-    assert rows["ann"]["breakdown"] == {"Cottage": 6, "Farm": 0, "Well": 2, "Chapel": 2, "Tavern": 2,
-                                        "Empty squares": -10}
+    assert rows["ann"]["breakdown"] == {
+        "Cottage": 6,
+        "Farm": 0,
+        "Well": 2,
+        "Chapel": 2,
+        "Tavern": 2,
+        "Empty squares": -10,
+    }
     assert rows["bob"]["breakdown"] == {"Cottage": 0, "Tavern": 2, "Theater": 3, "Factory": 0, "Empty squares": -12}
 
 

@@ -21,7 +21,13 @@ def test_rulebook_28_point_example() -> None:
         buildings="farm,well,chapel,tavern,bakery,warehouse",
     )
     assert breakdown(state) == {
-        "Cottage": 12, "Farm": 0, "Well": 5, "Chapel": 4, "Tavern": 9, "Bakery": 3, "Warehouse": -3,
+        "Cottage": 12,
+        "Farm": 0,
+        "Well": 5,
+        "Chapel": 4,
+        "Tavern": 9,
+        "Bakery": 3,
+        "Warehouse": -3,
         "Empty squares": -2,
     }
     assert score(state) == 28
@@ -41,8 +47,10 @@ def test_cubes_and_empty_squares_score_minus_one() -> None:
 
 
 def test_granary_feeds_the_eight_surrounding_squares() -> None:
-    state = town("cottage cottage cottage cottage / cottage granary cottage . / cottage cottage cottage . / "
-                 "cottage . . cottage", buildings="granary,well,chapel,tavern,theater,factory")
+    state = town(
+        "cottage cottage cottage cottage / cottage granary cottage . / cottage cottage cottage . / cottage . . cottage",
+        buildings="granary,well,chapel,tavern,theater,factory",
+    )
     fed = [i for i, c in enumerate(state["towns"][0]["cells"]) if c]
     assert fed  # sanity
     # 8 around B2 fed (A1 B1 C1 A2 C2 A3 B3 C3); D1, A4, D4 not.
@@ -53,14 +61,18 @@ def test_greenhouse_feeds_best_connected_group() -> None:
     layout = "cottage cottage . cottage / cottage . . . / . . . cottage / greenhouse . . cottage"
     state = town(layout, buildings="greenhouse,well,chapel,tavern,theater,factory")
     assert breakdown(state)["Cottage"] == 9  # A1 B1 A2 group of 3 beats D3-D4 (2) and D1 (1)
-    two = town(layout.replace(". . . cottage / greenhouse", ". greenhouse . cottage / greenhouse"),
-               buildings="greenhouse,well,chapel,tavern,theater,factory")
+    two = town(
+        layout.replace(". . . cottage / greenhouse", ". greenhouse . cottage / greenhouse"),
+        buildings="greenhouse,well,chapel,tavern,theater,factory",
+    )
     assert breakdown(two)["Cottage"] == 15
 
 
 def test_orchard_feeds_its_row_and_column() -> None:
-    state = town("cottage orchard cottage cottage / . cottage . . / cottage . . . / . cottage . cottage",
-                 buildings="orchard,well,chapel,tavern,theater,factory")
+    state = town(
+        "cottage orchard cottage cottage / . cottage . . / cottage . . . / . cottage . cottage",
+        buildings="orchard,well,chapel,tavern,theater,factory",
+    )
     # row 1: A1 C1 D1; column B: B2 B4 -> 5 fed; A3 and D4 not.
     assert breakdown(state)["Cottage"] == 15
 
@@ -82,8 +94,10 @@ def test_millstone_red_or_yellow_neighbour() -> None:
 
 
 def test_shed_scores_one() -> None:
-    assert breakdown(town("shed . . . / . . . . / . . . . / . . . .", "farm,shed,chapel,tavern,theater,factory"))[
-        "Shed"] == 1
+    assert (
+        breakdown(town("shed . . . / . . . . / . . . . / . . . .", "farm,shed,chapel,tavern,theater,factory"))["Shed"]
+        == 1
+    )
 
 
 def test_chapel_counts_fed_cottages_each() -> None:
@@ -116,14 +130,14 @@ def test_temple_needs_two_fed_neighbours_and_feeding_prefers_it() -> None:
 @pytest.mark.parametrize("count, expected", [(1, 2), (2, 5), (3, 9), (4, 14), (5, 20), (6, 20)])
 def test_tavern_table(count: int, expected: int) -> None:
     cells = ["tavern"] * count + ["."] * (16 - count)
-    text = " / ".join(" ".join(cells[r * 4:r * 4 + 4]) for r in range(4))
+    text = " / ".join(" ".join(cells[r * 4 : r * 4 + 4]) for r in range(4))
     assert breakdown(town(text))["Tavern"] == expected
 
 
 @pytest.mark.parametrize("count, expected", [(1, -1), (2, 5), (3, -3), (4, 15), (5, -5), (6, 26), (7, 26)])
 def test_almshouse_table(count: int, expected: int) -> None:
     cells = ["almshouse"] * count + ["."] * (16 - count)
-    text = " / ".join(" ".join(cells[r * 4:r * 4 + 4]) for r in range(4))
+    text = " / ".join(" ".join(cells[r * 4 : r * 4 + 4]) for r in range(4))
     assert breakdown(town(text, "farm,well,chapel,almshouse,theater,factory"))["Almshouse"] == expected
 
 
@@ -137,7 +151,7 @@ def _feast(players: int, counts: list[int]) -> list[int]:
     state = game(players, "farm,well,chapel,feast-hall,theater,factory")
     for seat, n in enumerate(counts):
         cells = ["feast-hall"] * n + ["."] * (16 - n)
-        state = with_town(state, seat, " / ".join(" ".join(cells[r * 4:r * 4 + 4]) for r in range(4)))
+        state = with_town(state, seat, " / ".join(" ".join(cells[r * 4 : r * 4 + 4]) for r in range(4)))
     return [breakdown(state, s).get("Feast Hall", 0) for s in range(players)]
 
 
@@ -153,8 +167,11 @@ def test_feast_hall_compares_with_the_previous_seat() -> None:
 
 
 def test_feast_hall_solo_two_each() -> None:
-    state = with_town(game(1, "farm,well,chapel,feast-hall,theater,factory"), 0,
-                      "feast-hall feast-hall . . / . . . . / . . . . / . . . .")
+    state = with_town(
+        game(1, "farm,well,chapel,feast-hall,theater,factory"),
+        0,
+        "feast-hall feast-hall . . / . . . . / . . . . / . . . .",
+    )
     assert breakdown(state)["Feast Hall"] == 4
 
 
@@ -184,8 +201,9 @@ def test_market_row_or_column_not_both() -> None:
     state = town("market market market . / market . . . / market . . . / . . . .", b)
     # A1: row 3, column 3 -> 3; B1 and C1: row 3; A2, A3: column 3
     assert breakdown(state)["Market"] == 15
-    assert breakdown(town("market market market market / market . . . / market . . . / market . . .", b))[
-        "Market"] == 28
+    assert (
+        breakdown(town("market market market market / market . . . / market . . . / market . . .", b))["Market"] == 28
+    )
 
 
 def test_tailor_centre_bonus() -> None:
@@ -197,8 +215,10 @@ def test_tailor_centre_bonus() -> None:
 
 
 def test_black_buildings() -> None:
-    state = town("factory:wood bank:wheat trading-post . / . . . . / . . . . / . . . .",
-                 "farm,well,chapel,tavern,theater,factory")
+    state = town(
+        "factory:wood bank:wheat trading-post . / . . . . / . . . . / . . . .",
+        "farm,well,chapel,tavern,theater,factory",
+    )
     assert breakdown(state)["Factory"] == 0
     bank = town("bank:wheat bank:wood . . / . . . . / . . . . / . . . .", "farm,well,chapel,tavern,theater,bank")
     assert breakdown(bank)["Bank"] == 8

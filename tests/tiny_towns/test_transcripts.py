@@ -86,9 +86,22 @@ def test_hand_checked_towns() -> None:
     state, names, _, _ = replay(path)
     rows = {row["player"]: row for row in GAME.standings(state)}
     assert rows["bob"]["breakdown"] == {
-        "Cottage": 9, "Farm": 0, "Well": 3, "Tavern": 9, "Theater": 4, "Grove University": 3, "Empty squares": -2}
+        "Cottage": 9,
+        "Farm": 0,
+        "Well": 3,
+        "Tavern": 9,
+        "Theater": 4,
+        "Grove University": 3,
+        "Empty squares": -2,
+    }
     assert rows["ann"]["breakdown"] == {
-        "Cottage": 0, "Well": 3, "Tavern": 2, "Theater": 4, "Fort Ironweed": 7, "Empty squares": -8}
+        "Cottage": 0,
+        "Well": 3,
+        "Tavern": 2,
+        "Theater": 4,
+        "Fort Ironweed": 7,
+        "Empty squares": -8,
+    }
     assert rows["bob"]["score"] == 26 and rows["ann"]["score"] == 8
     assert names == ["ann", "bob", "cat", "dan"]
 

@@ -34,7 +34,8 @@ def test_town_hall_deck_discards_five_and_draws_automatically() -> None:
     deck = state["town_hall"]
     assert len(deck["draw_pile"]) == 9 and len(deck["discards"]) == 5
     assert Counter(deck["draw_pile"] + deck["discards"] + [deck["revealed"]]) == Counter(
-        {r: 3 for r in ("wood", "wheat", "brick", "glass", "stone")})
+        {r: 3 for r in ("wood", "wheat", "brick", "glass", "stone")}
+    )
     assert state["phase"] == "place" and state["resource"] == deck["revealed"]
     assert state["master_builder"] is None and GAME.view(state, None)["town_hall"]["cycle_round"] == 1
     assert "Town Hall has no Master Builder" in rejected(state, 0, "/tt announce wood")
@@ -165,5 +166,14 @@ def test_solo_game_ends_with_a_title() -> None:
     table = GAME.standings(state)
     assert table[0]["score"] == 20 - 11 and table[0]["title"] == "Aspiring Architect"
     assert [solo_title(s) for s in (38, 37, 32, 25, 24, 18, 17, 10, 9, -5)] == [
-        "Master Architect", "Town Planner", "Town Planner", "Engineer", "Carpenter", "Carpenter",
-        "Builder's Apprentice", "Builder's Apprentice", "Aspiring Architect", "Aspiring Architect"]
+        "Master Architect",
+        "Town Planner",
+        "Town Planner",
+        "Engineer",
+        "Carpenter",
+        "Carpenter",
+        "Builder's Apprentice",
+        "Builder's Apprentice",
+        "Aspiring Architect",
+        "Aspiring Architect",
+    ]

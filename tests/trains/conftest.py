@@ -14,20 +14,38 @@ from games.trains import GAME
 from games.trains.content import CARDS, MAPS
 from games.trains.deck import all_cards
 
-DEFAULT_KINGDOM = ["landfill", "transfer", "timetable", "freight-train", "tunnel", "steel-bridge",
-                   "viaduct", "central-station"]
+DEFAULT_KINGDOM = [
+    "landfill",
+    "transfer",
+    "timetable",
+    "freight-train",
+    "tunnel",
+    "steel-bridge",
+    "viaduct",
+    "central-station",
+]
 
 
-def new_game(players: int = 2, map_name: str = "tokyo", kingdom: list[str] | None = None,
-             seed: int = 1) -> dict[str, Any]:
+def new_game(
+    players: int = 2, map_name: str = "tokyo", kingdom: list[str] | None = None, seed: int = 1
+) -> dict[str, Any]:
     names = ["ann", "bob", "cat", "dan"][:players]
     return GAME.setup(names, {"map": map_name, "kingdom": kingdom or list(DEFAULT_KINGDOM)}, seed)
 
 
-def scenario(hand: Iterable[str], *, deck: Iterable[str] = (), discard: Iterable[str] = (),
-             rails: dict[str, list[int]] | None = None, stations: dict[str, int] | None = None,
-             money: int = 0, players: int = 2, map_name: str = "tokyo",
-             kingdom: list[str] | None = None, seat: int = 0) -> dict[str, Any]:
+def scenario(
+    hand: Iterable[str],
+    *,
+    deck: Iterable[str] = (),
+    discard: Iterable[str] = (),
+    rails: dict[str, list[int]] | None = None,
+    stations: dict[str, int] | None = None,
+    money: int = 0,
+    players: int = 2,
+    map_name: str = "tokyo",
+    kingdom: list[str] | None = None,
+    seat: int = 0,
+) -> dict[str, Any]:
     """A play-phase state where ``seat`` is to act with exactly the given cards.
 
     ``deck`` is listed top first. Other players keep their dealt cards.
@@ -88,6 +106,15 @@ def roundtrip(state: dict[str, Any]) -> dict[str, Any]:
 
 @pytest.fixture
 def tr() -> SimpleNamespace:
-    return SimpleNamespace(GAME=GAME, CARDS=CARDS, MAPS=MAPS, new_game=new_game, scenario=scenario, do=do,
-                           card_totals=card_totals, find_hexes=find_hexes, neighbour_of=neighbour_of,
-                           roundtrip=roundtrip)
+    return SimpleNamespace(
+        GAME=GAME,
+        CARDS=CARDS,
+        MAPS=MAPS,
+        new_game=new_game,
+        scenario=scenario,
+        do=do,
+        card_totals=card_totals,
+        find_hexes=find_hexes,
+        neighbour_of=neighbour_of,
+        roundtrip=roundtrip,
+    )

@@ -22,15 +22,60 @@ from games.trains.content import CARDS  # noqa: E402
 OUT = Path(__file__).parent / "transcripts"
 
 GAMES = [
-    ("tokyo-2p", 11, ["ann", "bob"], {"map": "tokyo", "kingdom": [
-        "landfill", "signal-box", "timetable", "night-train", "tourist-train", "steel-bridge",
-        "track-crew", "double-track"]}),
-    ("osaka-3p", 23, ["ann", "bob", "cat"], {"map": "osaka", "kingdom": [
-        "transfer", "command-central", "recycling-plant", "freight-train", "tunnel", "coupling",
-        "central-station", "urban-planning"]}),
-    ("tokyo-4p", 41, ["ann", "bob", "cat", "dan"], {"map": "tokyo", "kingdom": [
-        "amusement-park", "mail-train", "early-train", "dispatcher", "scrapyard", "sightseeing-bus",
-        "parallel-line", "rail-magnate"]}),
+    (
+        "tokyo-2p",
+        11,
+        ["ann", "bob"],
+        {
+            "map": "tokyo",
+            "kingdom": [
+                "landfill",
+                "signal-box",
+                "timetable",
+                "night-train",
+                "tourist-train",
+                "steel-bridge",
+                "track-crew",
+                "double-track",
+            ],
+        },
+    ),
+    (
+        "osaka-3p",
+        23,
+        ["ann", "bob", "cat"],
+        {
+            "map": "osaka",
+            "kingdom": [
+                "transfer",
+                "command-central",
+                "recycling-plant",
+                "freight-train",
+                "tunnel",
+                "coupling",
+                "central-station",
+                "urban-planning",
+            ],
+        },
+    ),
+    (
+        "tokyo-4p",
+        41,
+        ["ann", "bob", "cat", "dan"],
+        {
+            "map": "tokyo",
+            "kingdom": [
+                "amusement-park",
+                "mail-train",
+                "early-train",
+                "dispatcher",
+                "scrapyard",
+                "sightseeing-bus",
+                "parallel-line",
+                "rail-magnate",
+            ],
+        },
+    ),
     # Random kingdoms (drawn from the seed); found by searching seeds for tied games.
     ("osaka-3p-shared-win", 109, ["ann", "bob", "cat"], {"map": "osaka"}),
     ("osaka-2p-tie-broken-by-rails", 18, ["ann", "bob"], {"map": "osaka"}),
@@ -39,13 +84,46 @@ GAMES = [
 
 # name, seed, players, options, goal, target piles the steered bot buys (priciest first)
 STEERED = [
-    ("tokyo-2p-empty-piles", 31, ["ann", "bob"], {"map": "tokyo", "kingdom": [
-        "signal-box", "transfer", "landfill", "lost-and-found", "timetable", "night-train", "tunnel",
-        "viaduct"]}, "piles", ["signal-box", "transfer", "landfill", "lost-and-found"]),
-    ("osaka-2p-all-stations", 32, ["ann", "bob"], {"map": "osaka", "kingdom": [
-        "urban-planning", "terminal", "timetable", "night-train", "signal-box", "commuter-rush",
-        "track-crew", "rail-yard"]},
-     "stations", ["station-expansion", "urban-planning", "express-train"]),
+    (
+        "tokyo-2p-empty-piles",
+        31,
+        ["ann", "bob"],
+        {
+            "map": "tokyo",
+            "kingdom": [
+                "signal-box",
+                "transfer",
+                "landfill",
+                "lost-and-found",
+                "timetable",
+                "night-train",
+                "tunnel",
+                "viaduct",
+            ],
+        },
+        "piles",
+        ["signal-box", "transfer", "landfill", "lost-and-found"],
+    ),
+    (
+        "osaka-2p-all-stations",
+        32,
+        ["ann", "bob"],
+        {
+            "map": "osaka",
+            "kingdom": [
+                "urban-planning",
+                "terminal",
+                "timetable",
+                "night-train",
+                "signal-box",
+                "commuter-rush",
+                "track-crew",
+                "rail-yard",
+            ],
+        },
+        "stations",
+        ["station-expansion", "urban-planning", "express-train"],
+    ),
 ]
 
 
@@ -67,8 +145,9 @@ def steered_move(state: dict, seat: int, goal: str, targets: list[str]) -> dict:
     return move
 
 
-def write(name: str, seed: int, players: list[str], options: dict, goal: str = "bot",
-          targets: list[str] | None = None) -> None:
+def write(
+    name: str, seed: int, players: list[str], options: dict, goal: str = "bot", targets: list[str] | None = None
+) -> None:
     opts = {"map": "tokyo", "kingdom": [], **options}
     state = GAME.setup(players, opts, seed)
     lines = [

@@ -68,9 +68,12 @@ def test_landfill_returns_waste_from_hand_and_discard(tr):
 
 
 def test_early_train_lets_buys_go_on_top(tr):
-    state = tr.scenario(["early-train", "limited-express-train"], deck=["normal-train"], money=1,
-                        kingdom=["early-train", "landfill", "transfer", "timetable", "tunnel", "viaduct",
-                                 "steel-bridge", "coupling"])
+    state = tr.scenario(
+        ["early-train", "limited-express-train"],
+        deck=["normal-train"],
+        money=1,
+        kingdom=["early-train", "landfill", "transfer", "timetable", "tunnel", "viaduct", "steel-bridge", "coupling"],
+    )
     state, _ = tr.do(state, 0, "/trains play limited-express-train")
     with pytest.raises(IllegalMove, match="Early Train"):
         tr.do(state, 0, "/trains buy express-train top")
@@ -197,7 +200,6 @@ def test_dispatcher_plays_an_action_twice(tr):
         tr.do(state, 0, "/trains play dispatcher central-station rail E4")
 
 
-
 def test_dispatcher_may_play_coupling_or_dispatcher(tr):
     # Reference: "Dispatcher ... play an Action card from your hand twice"; Coupling and
     # Dispatcher are Action cards, so neither is excluded.
@@ -237,8 +239,7 @@ def test_commuter_rush_waste_is_mandatory(tr):
 
 
 def test_recycling_plant(tr):
-    state = tr.scenario(["recycling-plant", "waste", "waste"],
-                        deck=["express-train", "tower", "normal-train"])
+    state = tr.scenario(["recycling-plant", "waste", "waste"], deck=["express-train", "tower", "normal-train"])
     after, _ = tr.do(state, 0, "/trains play recycling-plant 2")
     assert sorted(after["players"][0]["hand"]) == ["express-train", "tower"]
     with pytest.raises(IllegalMove, match="At most 3"):
@@ -275,9 +276,15 @@ def test_every_listed_move_for_every_card_is_legal(tr):
     for slug, card in tr.CARDS.items():
         if not card.playable:
             continue
-        state = tr.scenario([slug, *extra], deck=["normal-train"] * 6, discard=["tower", "express-train"],
-                            rails={"E5": [0], "E4": [1]}, stations={"D5": 1}, money=3,
-                            kingdom=None)
+        state = tr.scenario(
+            [slug, *extra],
+            deck=["normal-train"] * 6,
+            discard=["tower", "express-train"],
+            rails={"E5": [0], "E4": [1]},
+            stations={"D5": 1},
+            money=3,
+            kingdom=None,
+        )
         state["players"][0]["play"] = ["normal-train"]
         moves = [m for m in tr.GAME.legal_moves(state, 0) if m.get("card") == slug and m["verb"] == "play"]
         assert moves, slug

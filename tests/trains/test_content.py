@@ -18,8 +18,16 @@ def test_cards_have_sources_and_reference_numbers():
         assert card.source in content.SOURCES
         assert all(src in content.SOURCES for src in card.sources.values())
     assert {c.slug: c.cost for c in CARDS.values() if not c.kingdom} == {
-        "normal-train": 1, "express-train": 3, "limited-express-train": 6, "lay-rails": 3,
-        "station-expansion": 3, "apartment": 3, "tower": 5, "skyscraper": 8, "waste": 0}
+        "normal-train": 1,
+        "express-train": 3,
+        "limited-express-train": 6,
+        "lay-rails": 3,
+        "station-expansion": 3,
+        "apartment": 3,
+        "tower": 5,
+        "skyscraper": 8,
+        "waste": 0,
+    }
     assert [CARDS[s].vp for s in ("apartment", "tower", "skyscraper")] == [1, 2, 4]
     assert CARDS["lay-rails"].sources["cost"] == "project"
     assert CARDS["parallel-line"].source == "project" and CARDS["tunnel"].source == "published"

@@ -89,7 +89,7 @@ def _reshuffle_hidden(state: dict, seat: int, seed: int) -> dict:
     other = json.loads(json.dumps(state))
     player = other["players"][seat]
     pool = Rng(seed).shuffled(player["hand"] + player["deck"])
-    player["hand"], player["deck"] = pool[: len(player["hand"])], pool[len(player["hand"]):]
+    player["hand"], player["deck"] = pool[: len(player["hand"])], pool[len(player["hand"]) :]
     return other
 
 

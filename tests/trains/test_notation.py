@@ -17,20 +17,20 @@ EXAMPLES = [
     ("/trains play lay-rails E5", {"verb": "play", "card": "lay-rails", "args": ["E5"]}),
     ("/trains play station-expansion F3", {"verb": "play", "card": "station-expansion", "args": ["F3"]}),
     ("/trains play double-track E5 E6", {"verb": "play", "card": "double-track", "args": ["E5", "E6"]}),
-    ("/trains play amusement-park express-train",
-     {"verb": "play", "card": "amusement-park", "args": ["express-train"]}),
-    ("/trains play command-central victory",
-     {"verb": "play", "card": "command-central", "args": ["victory"]}),
-    ("/trains play mail-train waste apartment", {"verb": "play", "card": "mail-train",
-                                                 "args": ["waste", "apartment"]}),
+    (
+        "/trains play amusement-park express-train",
+        {"verb": "play", "card": "amusement-park", "args": ["express-train"]},
+    ),
+    ("/trains play command-central victory", {"verb": "play", "card": "command-central", "args": ["victory"]}),
+    ("/trains play mail-train waste apartment", {"verb": "play", "card": "mail-train", "args": ["waste", "apartment"]}),
     ("/trains play freight-train", {"verb": "play", "card": "freight-train", "args": []}),
     ("/trains play freight-train 2", {"verb": "play", "card": "freight-train", "args": ["2"]}),
-    ("/trains play central-station rail B7",
-     {"verb": "play", "card": "central-station", "args": ["rail", "B7"]}),
-    ("/trains play dispatcher central-station rail E5 then money",
-     {"verb": "play", "card": "dispatcher", "args": ["central-station", "rail", "E5", "then", "money"]}),
-    ("/trains play coupling tourist-train",
-     {"verb": "play", "card": "coupling", "args": ["tourist-train"]}),
+    ("/trains play central-station rail B7", {"verb": "play", "card": "central-station", "args": ["rail", "B7"]}),
+    (
+        "/trains play dispatcher central-station rail E5 then money",
+        {"verb": "play", "card": "dispatcher", "args": ["central-station", "rail", "E5", "then", "money"]},
+    ),
+    ("/trains play coupling tourist-train", {"verb": "play", "card": "coupling", "args": ["tourist-train"]}),
     ("/trains play timetable skip", {"verb": "play", "card": "timetable", "args": ["skip"]}),
     ("/trains buy express-train", {"verb": "buy", "card": "express-train", "top": False}),
     ("/trains buy express-train top", {"verb": "buy", "card": "express-train", "top": True}),
@@ -53,18 +53,21 @@ def test_case_insensitive_and_canonical():
     assert same == {"verb": "play", "card": "dispatcher", "args": ["timetable"]}
 
 
-@pytest.mark.parametrize("text,fragment", [
-    ("/trains play lay-rail E5", 'did you mean "lay-rails"'),
-    ("/trains bye express-train", 'did you mean "buy"'),
-    ("/trains play lay-rails", "needs 1 hex"),
-    ("/trains play lay-rails 5E", "not a hex"),
-    ("/trains start", "/trains start <hex>"),
-    ("/trains end now", "takes no further words"),
-    ("/trains buy express-train bottom", "top"),
-    ("/trains play central-station cash", "money, draw, or rail"),
-    ("/tt place A1", "/trains"),
-    ("/trains play timetable E5", "takes no choices"),
-])
+@pytest.mark.parametrize(
+    "text,fragment",
+    [
+        ("/trains play lay-rail E5", 'did you mean "lay-rails"'),
+        ("/trains bye express-train", 'did you mean "buy"'),
+        ("/trains play lay-rails", "needs 1 hex"),
+        ("/trains play lay-rails 5E", "not a hex"),
+        ("/trains start", "/trains start <hex>"),
+        ("/trains end now", "takes no further words"),
+        ("/trains buy express-train bottom", "top"),
+        ("/trains play central-station cash", "money, draw, or rail"),
+        ("/tt place A1", "/trains"),
+        ("/trains play timetable E5", "takes no choices"),
+    ],
+)
 def test_errors_are_helpful(text, fragment):
     with pytest.raises(IllegalMove) as err:
         GAME.parse(text)
@@ -109,11 +112,24 @@ def test_declared_verbs_fit_discord_and_keep_the_old_options():
     assert GAME.verbs == VERBS and [v.name for v in VERBS] == ["start", "play", "buy", "pass", "end"]
     # The slash options the adapter used to derive from the usage strings (tests/discord pins them).
     slots = {v.name: [(s.name, s.required, s.many) for s in v.slots] for v in VERBS}
-    assert slots == {"start": [("hex", True, False)], "play": [("card", True, False), ("choices", False, True)],
-                     "buy": [("card", True, False), ("top", False, False)], "pass": [], "end": []}
-    assert USAGE == usage_lines(GROUP, VERBS) == {
-        "start": "/trains start <hex>", "play": "/trains play <card> [<choices> ...]",
-        "buy": "/trains buy <card> [<top>]", "pass": "/trains pass", "end": "/trains end"}
+    assert slots == {
+        "start": [("hex", True, False)],
+        "play": [("card", True, False), ("choices", False, True)],
+        "buy": [("card", True, False), ("top", False, False)],
+        "pass": [],
+        "end": [],
+    }
+    assert (
+        USAGE
+        == usage_lines(GROUP, VERBS)
+        == {
+            "start": "/trains start <hex>",
+            "play": "/trains play <card> [<choices> ...]",
+            "buy": "/trains buy <card> [<top>]",
+            "pass": "/trains pass",
+            "end": "/trains end",
+        }
+    )
     assert all(v.description == USAGE[v.name] for v in VERBS)  # the usage line stays the description
     assert GAME.turn_enders == ("pass", "end")
 

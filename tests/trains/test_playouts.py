@@ -104,8 +104,7 @@ def test_apply_never_mutates_and_rejects_cleanly():
     before = json.dumps(state, sort_keys=True)
     state2, _ = GAME.apply(state, 0, {"verb": "start", "hex": "E5"})
     assert json.dumps(state, sort_keys=True) == before
-    for bad in ({"verb": "fly"}, {"verb": "play", "card": "lay-rails", "args": ["E5"]},
-                {"verb": "start", "hex": "E5"}):
+    for bad in ({"verb": "fly"}, {"verb": "play", "card": "lay-rails", "args": ["E5"]}, {"verb": "start", "hex": "E5"}):
         with pytest.raises(IllegalMove):
             GAME.apply(state2, 0, bad)
     assert GAME.legal_moves(state2, 0) == [] and GAME.legal_moves(state2, 1)

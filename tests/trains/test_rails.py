@@ -69,8 +69,9 @@ def test_rulebook_four_money_example(tr):
     with pytest.raises(IllegalMove, match="costs 4"):
         poor = tr.scenario(["lay-rails"], rails=rails, stations={city: 2}, money=3)
         tr.do(poor, 0, f"/trains play lay-rails {city}")
-    after, _ = tr.do(tr.scenario(["lay-rails"], rails=rails, stations={city: 2}, money=4), 0,
-                     f"/trains play lay-rails {city}")
+    after, _ = tr.do(
+        tr.scenario(["lay-rails"], rails=rails, stations={city: 2}, money=4), 0, f"/trains play lay-rails {city}"
+    )
     assert after["players"][0]["gained"] == ["waste", "waste"]  # sharing + Lay Rails' own
 
 
@@ -130,14 +131,20 @@ def test_missing_waste_does_not_block(tr):
 
 def test_tunnel_waives_mountains_all_turn(tr):
     gmap = tr.MAPS[MAP]
-    src, mountain = next((h, n) for h in tr.find_hexes(MAP, "plain") for n in gmap.neighbours[h]
-                         if gmap.terrain[n] == "mountain"
-                         and any(gmap.terrain[m] == "mountain" for m in gmap.neighbours[n]))
+    src, mountain = next(
+        (h, n)
+        for h in tr.find_hexes(MAP, "plain")
+        for n in gmap.neighbours[h]
+        if gmap.terrain[n] == "mountain" and any(gmap.terrain[m] == "mountain" for m in gmap.neighbours[n])
+    )
     state = tr.scenario(["tunnel", "lay-rails"], rails={src: [0]}, money=0)
     after, _ = tr.do(state, 0, f"/trains play tunnel {mountain}")
     assert 0 in after["rails"][mountain] and after["players"][0]["gained"] == ["waste"]
-    nxt = next(n for n in tr.MAPS[MAP].neighbours[mountain]
-               if tr.MAPS[MAP].terrain[n] == "mountain" and n not in after["rails"])
+    nxt = next(
+        n
+        for n in tr.MAPS[MAP].neighbours[mountain]
+        if tr.MAPS[MAP].terrain[n] == "mountain" and n not in after["rails"]
+    )
     after, _ = tr.do(after, 0, f"/trains play lay-rails {nxt}")
     assert after["turn"]["money"] == 0
 
@@ -159,9 +166,12 @@ def test_viaduct_waives_city_and_station_surcharge(tr):
 
 def test_parallel_line_waives_other_rails_money(tr):
     src, dst = pair(tr, "plain")
-    state = tr.scenario(["parallel-line"], rails={src: [0], dst: [1]}, money=0,
-                        kingdom=["parallel-line", "landfill", "transfer", "timetable", "tunnel", "viaduct",
-                                 "steel-bridge", "coupling"])
+    state = tr.scenario(
+        ["parallel-line"],
+        rails={src: [0], dst: [1]},
+        money=0,
+        kingdom=["parallel-line", "landfill", "transfer", "timetable", "tunnel", "viaduct", "steel-bridge", "coupling"],
+    )
     after, _ = tr.do(state, 0, f"/trains play parallel-line {dst}")
     assert after["rails"][dst] == [1, 0]
     assert after["players"][0]["gained"] == ["waste", "waste"]
@@ -191,9 +201,11 @@ def test_track_crew_and_double_track(tr):
     src, dst = pair(tr, "plain")
     after, _ = tr.do(tr.scenario(["track-crew"], rails={src: [0]}), 0, f"/trains play track-crew {dst}")
     assert after["players"][0]["gained"] == []
-    beyond = next(n for n in tr.MAPS[MAP].neighbours[dst]
-                  if n != src and tr.MAPS[MAP].terrain[n] == "plain"
-                  and n not in tr.MAPS[MAP].neighbours[src])
+    beyond = next(
+        n
+        for n in tr.MAPS[MAP].neighbours[dst]
+        if n != src and tr.MAPS[MAP].terrain[n] == "plain" and n not in tr.MAPS[MAP].neighbours[src]
+    )
     state = tr.scenario(["double-track"], rails={src: [0]})
     after, _ = tr.do(state, 0, f"/trains play double-track {dst} {beyond}")
     assert 0 in after["rails"][dst] and 0 in after["rails"][beyond]

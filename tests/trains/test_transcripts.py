@@ -54,8 +54,10 @@ def _expected(state: dict) -> list[tuple[str, int, int]]:
 
 def _end_condition(state: dict) -> bool:
     empty = sum(1 for pile in state["piles"] if state["supply"][pile] == 0)
-    rails_out = any(sum(1 for seats in state["rails"].values() if s in seats) == RAILS_PER_PLAYER
-                    for s in range(len(state["names"])))
+    rails_out = any(
+        sum(1 for seats in state["rails"].values() if s in seats) == RAILS_PER_PLAYER
+        for s in range(len(state["names"]))
+    )
     stations = sum(state["stations"].values())
     return empty >= EMPTY_PILES_TO_END or rails_out or stations == STATIONS
 
@@ -99,11 +101,9 @@ def test_complete_games_end_at_the_end_of_the_triggering_turn(path):
 
 def test_tie_scenarios_rank_by_rails_then_share():
     shared, _ = driver.replay(HERE / "transcripts" / "scenario_tie_shared.transcript")
-    assert [(r["player"], r["rank"]) for r in driver.GAME.standings(shared)] == [
-        ("ann", 1), ("cat", 1), ("bob", 3)]
+    assert [(r["player"], r["rank"]) for r in driver.GAME.standings(shared)] == [("ann", 1), ("cat", 1), ("bob", 3)]
     broken, _ = driver.replay(HERE / "transcripts" / "scenario_tie_broken_by_rails.transcript")
-    assert [(r["player"], r["rank"]) for r in driver.GAME.standings(broken)] == [
-        ("ann", 1), ("cat", 2), ("bob", 3)]
+    assert [(r["player"], r["rank"]) for r in driver.GAME.standings(broken)] == [("ann", 1), ("cat", 2), ("bob", 3)]
 
 
 def test_complete_games_include_both_kinds_of_tie():
@@ -126,7 +126,7 @@ def test_each_end_condition_has_a_complete_game():
 def test_rejected_lines_are_enforced(tmp_path):
     source = FILES[0].read_text().splitlines()
     first_move = next(i for i, line in enumerate(source) if line.startswith(("ann:", "bob:")))
-    broken = source[:first_move] + ["!" + source[first_move]] + source[first_move + 1:]
+    broken = source[:first_move] + ["!" + source[first_move]] + source[first_move + 1 :]
     path = tmp_path / "broken.transcript"
     path.write_text("\n".join(broken))
     with pytest.raises(AssertionError, match="should have been rejected"):

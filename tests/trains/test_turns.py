@@ -109,8 +109,9 @@ def test_partial_reshuffle_during_clean_up(tr):
     after, events = tr.do(state, 0, "/trains end")
     hand = after["players"][0]["hand"]
     assert hand.count("express-train") == 3 and len(hand) == 5
-    assert sorted(hand + after["players"][0]["deck"]) == sorted(["express-train"] * 3 + ["tower", "apartment",
-                                                                                          "normal-train"])
+    assert sorted(hand + after["players"][0]["deck"]) == sorted(
+        ["express-train"] * 3 + ["tower", "apartment", "normal-train"]
+    )
     shuffle = [i for i, e in enumerate(events) if "shuffles" in e.get("text", "")]
     assert len(shuffle) == 1
 
@@ -193,8 +194,12 @@ def test_scoring_breakdown(tr):
     state = tr.scenario(["tower"], discard=["apartment"], deck=["skyscraper"], rails=rails, stations=stations)
     state["players"][0]["track_vp"] = 2
     rows = {r["seat"]: r for r in tr.GAME.standings(state)}
-    assert rows[0]["breakdown"] == {"cities": 0 + 2 + 8, "remote locations": gmap.remotes[remote].value,
-                                    "VP cards": 2 + 1 + 4, "track VP": 2}
+    assert rows[0]["breakdown"] == {
+        "cities": 0 + 2 + 8,
+        "remote locations": gmap.remotes[remote].value,
+        "VP cards": 2 + 1 + 4,
+        "track VP": 2,
+    }
     assert rows[0]["score"] == sum(rows[0]["breakdown"].values())
     assert rows[1]["breakdown"]["cities"] == 2
 

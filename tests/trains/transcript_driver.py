@@ -16,8 +16,10 @@ from games.options import parse_options
 from games.trains import GAME
 
 
-def replay(path: Path, on_move: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
-           ) -> tuple[dict[str, Any], str | None]:
+def replay(
+    path: Path,
+    on_move: Callable[[dict[str, Any], dict[str, Any]], None] | None = None,
+) -> tuple[dict[str, Any], str | None]:
     """Replay a transcript; returns the final state and the expected standings text (if any).
 
     ``on_move(before, after)`` is called after every accepted move.

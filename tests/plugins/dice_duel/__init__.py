@@ -40,8 +40,9 @@ GAME = GameSpec(
 
 MANIFEST = GameManifest(
     spec=GAME,
-    game_type=GameType(turns="sequential", hidden=("private_hands", "secret_choices"), chance=True,
-                       modules=("doubles",)),
+    game_type=GameType(
+        turns="sequential", hidden=("private_hands", "secret_choices"), chance=True, modules=("doubles",)
+    ),
     renderer="dice_duel.renderer",
     palette={"accent": (213, 94, 0)},
 )

@@ -17,12 +17,21 @@ def _die(description: str) -> Slot:
 
 VERBS: tuple[Verb, ...] = (
     # Rolling and banking draw or reveal dice, so neither can be taken back.
-    Verb("reroll", "Roll one die of your hand again (twice a turn)", (_die("The value of the die to roll again"),),
-         undoable=False),
-    Verb("bank", "Score one die of your hand, face up (once a turn)", (_die("The value of the die to score"),),
-         undoable=False),
-    Verb("stash", "Hide one die face down; it scores at the end (once a game)",
-         (_die("The value of the die to hide"),)),
+    Verb(
+        "reroll",
+        "Roll one die of your hand again (twice a turn)",
+        (_die("The value of the die to roll again"),),
+        undoable=False,
+    ),
+    Verb(
+        "bank",
+        "Score one die of your hand, face up (once a turn)",
+        (_die("The value of the die to score"),),
+        undoable=False,
+    ),
+    Verb(
+        "stash", "Hide one die face down; it scores at the end (once a game)", (_die("The value of the die to hide"),)
+    ),
     Verb("done", "End your turn (after banking a die)", ends_turn=True, skip=True, undoable=False),
 )
 VERB_NAMES = tuple(verb.name for verb in VERBS)

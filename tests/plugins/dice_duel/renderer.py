@@ -34,8 +34,9 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
         top = HEAD + seat * ROW
         if seat == focus or seat == view.get("current"):
             # The player to act, or the one in focus, gets a band (shape and text also say who it is).
-            draw.rectangle((PAD, top, width - PAD, top + ROW - 6), fill=theme.tint(HIGHLIGHT, 0.8 if seat == focus
-                                                                                     else 0.9))
+            draw.rectangle(
+                (PAD, top, width - PAD, top + ROW - 6), fill=theme.tint(HIGHLIGHT, 0.8 if seat == focus else 0.9)
+            )
         draw.rectangle((PAD, top + 8, PAD + 6, top + ROW - 14), fill=player_colour(seat))
         name = player["name"] + (" (resigned)" if player["resigned"] else "")
         stamp_text(image, (PAD + 12, top + 10), theme.fit_lines(name, 15, NAME_WIDTH - 16, 1)[0], 15, INK)
@@ -56,8 +57,9 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     return theme.to_png_fast(image)
 
 
-def _die(draw: ImageDraw.ImageDraw, image: Any, x: float, y: float, value: int | None,
-         colour: tuple[int, int, int]) -> None:
+def _die(
+    draw: ImageDraw.ImageDraw, image: Any, x: float, y: float, value: int | None, colour: tuple[int, int, int]
+) -> None:
     """A die with its number, or face down (grey with a '?') when the viewer may not see it."""
     fill = colour if value is not None else (205, 200, 190)
     draw.rounded_rectangle((x, y, x + DIE, y + DIE), radius=5, fill=fill, outline=GRID if value else INK)

@@ -101,12 +101,16 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove(f"You have no {die} in your hand ({' '.join(map(str, player['hand']))}).")
     if verb == "stash":
         if not _may_stash(new, seat):
-            raise IllegalMove("You already stashed a die this game." if player["stash"] is not None
-                              else "Keep a die to bank this turn; stash one of the others.")
+            raise IllegalMove(
+                "You already stashed a die this game."
+                if player["stash"] is not None
+                else "Keep a die to bank this turn; stash one of the others."
+            )
         player["hand"].remove(die)
         player["stash"] = die
-        return new, [{"text": f"{name} stashes a die face down.",
-                      "private": {"seat": seat, "text": f"You stashed a {die}."}}]
+        return new, [
+            {"text": f"{name} stashes a die face down.", "private": {"seat": seat, "text": f"You stashed a {die}."}}
+        ]
     if new["banked_now"]:
         raise IllegalMove("You already banked a die this turn: /dd done ends it.")
     if verb == "reroll":
@@ -118,8 +122,13 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         player["hand"] = sorted([*player["hand"], rolled])
         new["rng"] = rng.state
         new["rerolls"] -= 1
-        return new, [{"text": f"{name} rolls a die again.", "irreversible": True,
-                      "private": {"seat": seat, "text": f"You rolled a {rolled}."}}]
+        return new, [
+            {
+                "text": f"{name} rolls a die again.",
+                "irreversible": True,
+                "private": {"seat": seat, "text": f"You rolled a {rolled}."},
+            }
+        ]
     player["hand"].remove(die)
     player["banked"].append(die)
     new["banked_now"] = True

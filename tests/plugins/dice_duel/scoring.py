@@ -25,8 +25,13 @@ def standings(state: State) -> list[Standing]:
     rows: list[tuple[tuple[bool, int], Standing]] = []
     for seat, player in enumerate(state["players"]):
         parts = breakdown(state, seat)
-        entry: Standing = {"seat": seat, "player": state[NAMES_KEY][seat], "score": sum(parts.values()), "rank": 0,
-                           "breakdown": parts}
+        entry: Standing = {
+            "seat": seat,
+            "player": state[NAMES_KEY][seat],
+            "score": sum(parts.values()),
+            "rank": 0,
+            "breakdown": parts,
+        }
         if len(state["players"]) == 1:
             entry["title"] = "Par beaten" if entry["score"] >= solo_par(state["rounds"]) else "Below par"
         rows.append(((bool(player["resigned"]), -entry["score"]), entry))

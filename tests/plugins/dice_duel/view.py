@@ -17,17 +17,19 @@ def view(state: State, viewer: int | None) -> View:
     for seat, player in enumerate(state["players"]):
         shown = finished or seat == viewer
         parts = breakdown(state, seat)
-        players.append({
-            "name": state[NAMES_KEY][seat],
-            "banked": list(player["banked"]),
-            "score": sum(parts.values()),
-            "breakdown": parts,
-            "hand_size": len(player["hand"]),
-            "hand": list(player["hand"]) if shown else None,
-            "stashed": player["stash"] is not None,
-            "stash": player["stash"] if shown else None,
-            "resigned": bool(player["resigned"]),
-        })
+        players.append(
+            {
+                "name": state[NAMES_KEY][seat],
+                "banked": list(player["banked"]),
+                "score": sum(parts.values()),
+                "breakdown": parts,
+                "hand_size": len(player["hand"]),
+                "hand": list(player["hand"]) if shown else None,
+                "stashed": player["stash"] is not None,
+                "stash": player["stash"] if shown else None,
+                "resigned": bool(player["resigned"]),
+            }
+        )
     return {
         "game": state["game"],
         "names": list(state[NAMES_KEY]),
