@@ -106,9 +106,7 @@ class Conductor:
         group = "" if bare_verb else words[0][1:].lower()
         command: GameCommand | None = None
         spec: GameSpec | None = None
-        ctx = Ctx(
-            self.store, self.clock, self.seed_source, self._draw, self.render_images, guild_id, channel_id, actor, names
-        )
+        ctx = self._ctx(guild_id, channel_id, actor, names)
         if group == "game":
             if len(words) < 2:
                 return Reply.refuse(R.BAD_COMMAND, f"Use /game followed by one of: {', '.join(COMMANDS)}.")
@@ -140,18 +138,7 @@ class Conductor:
                     return Reply.refuse(
                         R.STALE, STALE_CLICK, game.row.id if game else None, game.row.version if game else None
                     )
-                ctx = Ctx(
-                    self.store,
-                    self.clock,
-                    self.seed_source,
-                    self._draw,
-                    self.render_images,
-                    guild_id,
-                    channel_id,
-                    actor,
-                    names,
-                    game,
-                )
+                ctx = self._ctx(guild_id, channel_id, actor, names, game)
                 try:
                     if command is not None:
                         result = await self._game_command(command, ctx, words[2:])
@@ -366,24 +353,29 @@ class Conductor:
         result = fire(kind, game)
         if result is None or isinstance(result, Reply):
             return self._stamp(result, game) if result is not None else None
-        ctx = Ctx(
-            self.store,
-            self.clock,
-            self.seed_source,
-            self._draw,
-            self.render_images,
-            game.row.guild_id,
-            game.row.channel_id,
-            Actor("timer", "timer"),
-            {},
-            game,
-        )
+        ctx = self._ctx(game.row.guild_id, game.row.channel_id, Actor("timer", "timer"), {}, game)
         try:
             return await self._commit(ctx, game, result)
         except StaleVersion:
             return None  # the game moved meanwhile; the next change plans fresh timers
 
     # ----- plumbing ------------------------------------------------------------------------
+
+    def _ctx(
+        self, guild_id: str, channel_id: str, actor: Actor, names: Mapping[str, str], game: Table | None = None
+    ) -> Ctx:
+        return Ctx(
+            self.store,
+            self.clock,
+            self.seed_source,
+            self._draw,
+            self.render_images,
+            guild_id,
+            channel_id,
+            actor,
+            names,
+            game,
+        )
 
     async def _table(self, guild_id: str, channel_id: str) -> Table | None:
         found = await self.store.table(guild_id, channel_id)

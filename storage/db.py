@@ -203,9 +203,30 @@ class Store:
         has an open game."""
         now = self._clock()
         async with self._lock:
-            game_id = await self._create_game(
-                guild_id, channel_id, game, host_id, host_name, options, rules_version, now, timers
-            )
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, rules_version, "
+                    "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                    (guild_id, channel_id, game, host_id, dumps(options), rules_version, now, now),
+                )
+                game_id = int(cursor.lastrowid or 0)
+                await self._db.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES (?, 0, ?, ?, 'human')",
+                    (game_id, host_id, host_name),
+                )
+                await self._db.executemany(
+                    "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, t.kind, t.due_at, dumps(t.payload), now) for t in timers],
+                )
+                await self._db.execute("COMMIT")
+            except aiosqlite.IntegrityError:
+                await self._db.execute("ROLLBACK")
+                raise ChannelBusy(channel_id) from None
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        # The new row as written: nothing is read back.
         return GameRow(
             id=game_id,
             guild_id=guild_id,
@@ -221,43 +242,6 @@ class Store:
             created_at=now,
             updated_at=now,
         )
-
-    async def _create_game(
-        self,
-        guild_id: str,
-        channel_id: str,
-        game: str,
-        host_id: str,
-        host_name: str,
-        options: dict[str, Any],
-        rules_version: str,
-        now: float,
-        timers: Sequence[NewTimer],
-    ) -> int:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = await self._db.execute(
-                "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, rules_version, "
-                "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                (guild_id, channel_id, game, host_id, dumps(options), rules_version, now, now),
-            )
-            game_id = cursor.lastrowid
-            await self._db.execute(
-                "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES (?, 0, ?, ?, 'human')",
-                (game_id, host_id, host_name),
-            )
-            await self._db.executemany(
-                "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, t.kind, t.due_at, dumps(t.payload), now) for t in timers],
-            )
-            await self._db.execute("COMMIT")
-        except aiosqlite.IntegrityError:
-            await self._db.execute("ROLLBACK")
-            raise ChannelBusy(channel_id) from None
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
-        return int(game_id or 0)
 
     async def get_game(self, game_id: int) -> GameRow | None:
         row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
