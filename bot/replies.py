@@ -14,6 +14,9 @@ class Actor:
     user_id: str
     name: str
     is_moderator: bool = False
+    # Manage Server (or Administrator): only such a member sets server-wide settings such as the
+    # moderator role for every channel.
+    manages_server: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,10 @@ class Reply:
     # The sender's legal moves as (command text, short label), when the command asked for them
     # (/game hand, the move menu); empty otherwise.
     legal: list[tuple[str, str]] = field(default_factory=list)
+    # The announcement this reply's public part stands for, recorded in the same transaction as the
+    # change (the outbox). A front end that has posted it calls ``Conductor.announced(outbox_id)``;
+    # what is still pending after a crash is posted by ``Conductor.repair`` on start-up.
+    outbox_id: int | None = None
 
     @classmethod
     def refuse(cls, error: str, message: str, game_id: int | None = None, version: int | None = None) -> Reply:
