@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import logging
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -15,7 +16,10 @@ from bot.console import run_console
 from bot.core import Conductor
 from bot.settings import Settings, load_settings
 from bot.transcript import TranscriptError, load, replay
-from storage import Store
+from storage import Store, StoreError
+
+# The exit status when the database cannot be opened (1 is "problems found" for check).
+EXIT_BAD_DATABASE = 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,15 +39,19 @@ def main(argv: list[str] | None = None) -> int:
     settings = load_settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     verb = args.verb or "run"
-    if verb == "replay":
-        return asyncio.run(_replay(args.file, args.json, args.render))
-    if verb == "check":
-        return asyncio.run(_check(settings))
-    if verb == "console":
-        return asyncio.run(_console(settings, set(args.moderator)))
-    if verb == "sync":
-        return _sync(settings, args.guild)
-    return _run(settings)
+    try:
+        if verb == "replay":
+            return asyncio.run(_replay(args.file, args.json, args.render))
+        if verb == "check":
+            return asyncio.run(_check(settings))
+        if verb == "console":
+            return asyncio.run(_console(settings, set(args.moderator)))
+        if verb == "sync":
+            return _sync(settings, args.guild)
+        return _run(settings)
+    except StoreError as exc:
+        print(f"conductor {verb}: {exc}", file=sys.stderr)
+        return EXIT_BAD_DATABASE
 
 
 async def _replay(path: str, as_json: bool, render: bool) -> int:
@@ -68,6 +76,8 @@ async def _check(settings: Settings) -> int:
     store = await Store.open(settings.database_path)
     try:
         findings = await check_store(store)
+    except sqlite3.DatabaseError as exc:  # damage deeper in the file than opening it reads
+        raise StoreError(f"cannot read the database {settings.database_path}: {exc}") from None
     finally:
         await store.close()
     bad = [f for f in findings if f.kind not in ("ok", "incompatible")]
@@ -93,7 +103,14 @@ def _run(settings: Settings) -> int:
             f"(database {settings.database_path}). Put a bot token in .env to connect to Discord."
         )
         return asyncio.run(_console(settings, set()))
+    asyncio.run(_probe(settings.database_path))  # a bad database fails here, before connecting to Discord
     return discord_app.run_bot(settings)
+
+
+async def _probe(path: str) -> None:
+    """Open (and migrate) the database once and close it; raises StoreError if it is unusable."""
+    store = await Store.open(path)
+    await store.close()
 
 
 def _sync(settings: Settings, guild: int | None) -> int:

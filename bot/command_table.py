@@ -80,13 +80,14 @@ def bot_level(words: list[str], ctx: Ctx) -> int:
     return int(words[0])
 
 
-def start_seed(words: list[str], ctx: Ctx) -> int | None:
-    seed = None
-    for word in words:
-        if not (word.lower().startswith("seed=") and word[5:].isdigit()):
-            raise Refusal(R.BAD_COMMAND, f'Unknown start option "{word}" (only seed=<number>).')
-        seed = int(word[5:])
-    return seed
+def no_start_options(words: list[str], ctx: Ctx) -> None:
+    """Nobody picks the seed: the server draws it and commits to it publicly (bot/fairness.py)."""
+    if words:
+        raise Refusal(
+            R.BAD_COMMAND,
+            "`/game start` takes no options: the server draws the seed, posts a commitment to it, and reveals it "
+            "when the game ends.",
+        )
 
 
 def on_off(usage: str) -> ArgParser:
@@ -135,7 +136,9 @@ COMMANDS: dict[str, GameCommand] = {
         GameCommand("new", "anyone", "nothing", lobby.new, words),
         GameCommand("join", "anyone", "open", lobby.join),
         GameCommand("leave", "player", "open", lobby.leave, denied="You are not in this game."),
-        GameCommand("start", "host", "open", lobby.start, start_seed, "Only the host ({host}) can start the game."),
+        GameCommand(
+            "start", "host", "open", lobby.start, no_start_options, "Only the host ({host}) can start the game."
+        ),
         GameCommand("status", "anyone", "latest", table.status),
         GameCommand("board", "anyone", "latest", table.board, board_focus),
         GameCommand("hand", "anyone", "latest", table.hand),

@@ -65,6 +65,8 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
     if after is not None and after.finished and row_status == "active":
         status_word = "finished"
     public, private, post_board = describe(change, batches)
+    if status_word == "finished" and game.row.status != "finished":
+        public = "\n".join(line for line in (public, reveal(game)) if line)
     pings: list[str] = list(change.pings)
     cancel, add = change.cancel_timers, list(change.add_timers)
     finished = change.ends_game
@@ -84,6 +86,17 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
     return Outcome(
         state, status_word, moves, public, private, pings, post_board or change.post_board, finished, cancel, add
     )
+
+
+def reveal(game: Table) -> str:
+    """At the end the seed (and its salt) become public, so anyone can check the commitment."""
+    row = game.row
+    if row.salt and row.commitment:
+        return (
+            f"Fair shuffle: the seed was {row.seed} with salt `{row.salt}`; their SHA-256 is the commitment posted at "
+            "the start (`conductor verify` checks the game's `/game export`)."
+        )
+    return f"The seed was {row.seed}."
 
 
 def describe(change: Change, batches: list[tuple[int | None, list[Event]]]) -> tuple[str, str, bool]:

@@ -32,7 +32,9 @@ def _hours(word: str) -> str:
     return f"{value:g}"
 
 
-async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[str]) -> str:
+async def apply_config(
+    store: Store, guild_id: str, channel_id: str, args: list[str], manages_server: bool = False
+) -> str:
     """Apply one config command and return the private confirmation text."""
     if not args or args[0].lower() == "show":
         reminder = await store.channel_setting(guild_id, channel_id, "reminder_hours") or "12"
@@ -66,13 +68,17 @@ async def apply_config(store: Store, guild_id: str, channel_id: str, args: list[
     if key == "modrole":
         if len(rest) != 1:
             raise IllegalMove(USAGE)
+        # Manage Server sets the role for every channel; a channel's moderator only for this channel.
+        scope, where = ("*", "this server") if manages_server else (channel_id, "this channel")
         word = rest[0]
         if word.lower() == "off":
-            await store.set_channel_setting(guild_id, "*", "modrole", None)
-            return "Moderator role cleared: only members with Manage Channels moderate games."
+            await store.set_channel_setting(guild_id, scope, "modrole", None)
+            return f"Moderator role cleared for {where}: only members with Manage Channels moderate games there."
         role = word[3:-1] if word.startswith("<@&") and word.endswith(">") else word
-        if not role.isdigit():
+        if not (role.isascii() and role.isdigit() and len(role) <= 20):
             raise IllegalMove("Give the role as a mention (@role) or its id.")
-        await store.set_channel_setting(guild_id, "*", "modrole", role)
-        return f"Members with <@&{role}> can now moderate games in this server."
+        if role == guild_id:
+            raise IllegalMove("@everyone can't be the moderator role: choose a role that only moderators have.")
+        await store.set_channel_setting(guild_id, scope, "modrole", role)
+        return f"Members with <@&{role}> can now moderate games in {where}."
     raise IllegalMove(f'Unknown setting "{key}". {USAGE}')

@@ -44,6 +44,11 @@ async def run_console(
     interactive = stdin.isatty()
     if interactive:
         stdout.write(HELP + "\n")
+    # What a crash left unsaid in this channel is said now; other channels' announcements are left
+    # pending for their own front end (the Discord bot posts them when it starts).
+    for guild, channel, reply in await host.repair():
+        if (guild, channel) == (GUILD, CHANNEL):
+            await say(host, reply, out_dir, stdout)
     while True:
         if interactive:
             stdout.write("> ")
@@ -61,6 +66,15 @@ async def run_console(
             continue
         name, text = (part.strip() for part in line.split(":", 1))
         actor = Actor(name, name, name in moderators)
-        await host.fire_due_timers()
-        show(await host.handle(GUILD, CHANNEL, actor, text), out_dir, stdout)
+        for guild, channel, reply in await host.fire_due_timers():
+            if (guild, channel) == (GUILD, CHANNEL):
+                await say(host, reply, out_dir, stdout)
+        await say(host, await host.handle(GUILD, CHANNEL, actor, text), out_dir, stdout)
         stdout.flush()
+
+
+async def say(host: Conductor, reply: Reply, out_dir: Path, stream: TextIO) -> None:
+    """Show a reply; the console is the channel, so its announcement has then been posted."""
+    show(reply, out_dir, stream)
+    if reply.outbox_id is not None:
+        await host.announced(reply.outbox_id)

@@ -22,15 +22,15 @@ from typing import Any
 import games
 from bot import replies as R
 from bot.command_table import COMMANDS, GameCommand, permission_refusal
-from bot.commit import Outcome, settle
+from bot.commit import settle
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
 from bot.moves import move
-from bot.reminders import fire
+from bot.reminders import fire, plan_turn_timers
 from bot.replies import Actor, ImageOut, Reply
 from bot.table import labelled_moves
 from games.base import GameSpec
 from games.notation import suggest
-from storage import StaleVersion, Store
+from storage import Announcement, OutboxRow, StaleVersion, Store
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
@@ -152,7 +152,7 @@ class Conductor:
                     if isinstance(result, Reply):
                         return self._stamp(result, game)
                     assert game is not None
-                    return await self._commit(ctx, game, result)
+                    return await self._commit(game, result)
                 except StaleVersion:
                     # Another process wrote first: back off a little, then re-read and re-validate.
                     await asyncio.sleep(random.uniform(0.001, 0.02))
@@ -194,14 +194,19 @@ class Conductor:
 
     # ----- the one commit path ------------------------------------------------------------
 
-    async def _commit(self, ctx: Ctx, game: Table, change: Change) -> Reply:
+    async def _commit(self, game: Table, change: Change) -> Reply:
         """Complete ``change`` in memory (bots, status, timers), write it once, then announce it."""
         outcome = settle(game, change, self.clock())
-        row = await self.store.commit(
+        board = change.continues and (outcome.post_board or outcome.finished)
+        announce = Announcement(outcome.public, outcome.pings, board) if outcome.public else None
+        row, outbox_id = await self.store.commit(
             game.row,
             state=outcome.state,
             status=outcome.status,
             seed=change.seed,
+            salt=change.salt,
+            commitment=change.commitment,
+            announce=announce,
             host_id=change.host_id,
             paused=change.paused,
             seats=change.seats,
@@ -214,21 +219,19 @@ class Conductor:
         after = Table(
             row, game.spec, change.seats if change.seats is not None else game.seats, game.settings, game.pings_off
         )
-        return self._stamp(await self._announce(ctx, after, change, outcome), after)
-
-    async def _announce(self, ctx: Ctx, game: Table, change: Change, outcome: Outcome) -> Reply:
         reply = Reply(
             public=outcome.public,
             private=outcome.private,
-            game_id=game.row.id,
-            version=game.row.version,
+            game_id=row.id,
+            version=row.version,
             hide_command=change.hide_command,
             pings=outcome.pings,
             finished=outcome.finished,
+            outbox_id=outbox_id,
         )
-        if change.continues and (outcome.post_board or outcome.finished) and game.row.state is not None:
-            reply.images = await self._board_images(game, outcome.finished)
-        return reply
+        if board and row.state is not None:
+            reply.images = await self._board_images(after, outcome.finished)
+        return self._stamp(reply, after)
 
     def _stamp(self, reply: Reply, game: Table | None) -> Reply:
         """Add what a front end shows next: status, the game's group and turn-ending verbs, who must act."""
@@ -322,6 +325,56 @@ class Conductor:
         game = await self._table(guild_id, channel_id)
         return game if game is not None and game.row.status in ("lobby", "active") else None
 
+    # ----- the outbox and start-up repair ------------------------------------------------------
+
+    async def announced(self, outbox_id: int) -> None:
+        """A front end has posted this announcement (and so every older one of its game)."""
+        await self.store.mark_announced(outbox_id)
+
+    async def repair(self) -> list[tuple[str, str, Reply]]:
+        """On start-up, after a crash or a restart: play the bot turns that are due, give every game
+        waiting on a human its reminder and deadline, and return one post per channel whose
+        announcements were not all posted: the latest board, the texts and pings not yet sent."""
+        for row in await self.store.list_games(statuses=("active",)):
+            async with self._lock(row.guild_id, row.channel_id):
+                await self._repair_game(row.id)
+        posts = []
+        pending: dict[int, list[OutboxRow]] = {}
+        for entry in await self.store.pending_announcements():
+            pending.setdefault(entry.game_id, []).append(entry)
+        for game_id, entries in pending.items():
+            found = await self.store.table_by_id(game_id)
+            if found is None:
+                continue
+            game = Table.of(found, games.get_game(found.game.game))
+            reply = Reply(
+                public="\n".join(e.announcement.text for e in entries),
+                pings=entries[-1].announcement.pings,
+                game_id=game.row.id,
+                version=game.row.version,
+                finished=game.row.status in ("finished", "aborted"),
+                outbox_id=entries[-1].id,
+            )
+            if any(e.announcement.board for e in entries) and game.started_state is not None:
+                reply.images = await self._board_images(game, game.row.status == "finished")
+            posts.append((game.row.guild_id, game.row.channel_id, self._stamp(reply, game)))
+        return posts
+
+    async def _repair_game(self, game_id: int) -> None:
+        found = await self.store.table_by_id(game_id)
+        if found is None or found.game.status != "active" or found.game.paused or found.game.state is None:
+            return
+        game = Table.of(found, games.get_game(found.game.game))
+        status = game.spec.status(found.game.state)
+        bots = {s.seat for s in game.seats if s.kind == "bot"}
+        if any(seat in bots for seat in status.to_act):
+            await self._commit(game, Change(continues=True, newly=set()))  # the bots move; timers are planned
+            return
+        existing = {timer.kind for timer in await self.store.timers(game_id)}
+        for timer in plan_turn_timers(game, game.row, status, self.clock()):
+            if timer.kind not in existing:
+                await self.store.add_timer(timer.kind, timer.due_at, game_id, timer.payload)
+
     # ----- timers ----------------------------------------------------------------------------
 
     async def fire_due_timers(self) -> list[tuple[str, str, Reply]]:
@@ -353,9 +406,8 @@ class Conductor:
         result = fire(kind, game)
         if result is None or isinstance(result, Reply):
             return self._stamp(result, game) if result is not None else None
-        ctx = self._ctx(game.row.guild_id, game.row.channel_id, Actor("timer", "timer"), {}, game)
         try:
-            return await self._commit(ctx, game, result)
+            return await self._commit(game, result)
         except StaleVersion:
             return None  # the game moved meanwhile; the next change plans fresh timers
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 import asyncio
 import sys
 
+import aiohttp
 import discord
+from discord.http import Route
 
 from bot.discord import endpoints
 from bot.discord.app import ConductorBot, intents
 from bot.discord.commands import build_tree, sync_tree
 from bot.settings import Settings
+from storage import StoreError
 
 
 def run_bot(settings: Settings) -> int:
@@ -19,6 +22,7 @@ def run_bot(settings: Settings) -> int:
     endpoints.configure_rest(settings)
     bot = ConductorBot(settings)
     try:
+        # Returns after a clean shutdown (SIGTERM/SIGINT: see ConductorBot.shutdown).
         bot.run(settings.discord_token, log_handler=None)  # logging is configured by the CLI
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN: check the bot token in .env.", file=sys.stderr)
@@ -26,7 +30,18 @@ def run_bot(settings: Settings) -> int:
     except discord.PrivilegedIntentsRequired:
         print("Discord asks for a privileged intent; this bot should not need one.", file=sys.stderr)
         return 1
+    except (endpoints.StartupError, StoreError) as exc:
+        print(f"Cannot start: {exc}", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, TimeoutError, discord.HTTPException, discord.GatewayNotFound) as exc:
+        print(f"Cannot reach Discord at {Route.BASE}: {_one_line(exc)}", file=sys.stderr)
+        return 1
     return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    text = " ".join(str(exc).split())
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def sync_commands(settings: Settings, guild_id: int | None) -> int:
@@ -40,6 +55,9 @@ def sync_commands(settings: Settings, guild_id: int | None) -> int:
         return 1
     except discord.HTTPException as exc:
         print(f"Discord refused the command list: {exc}", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+        print(f"Cannot reach Discord at {Route.BASE}: {_one_line(exc)}", file=sys.stderr)
         return 1
     where = f"guild {guild_id}" if guild_id is not None else "globally (may take up to an hour to appear)"
     print(f"Registered {count} commands {where}.")

@@ -120,6 +120,8 @@ class Change:
     state: State | None = None
     status: GameStatus | None = None
     seed: int | None = None
+    salt: str | None = None
+    commitment: str | None = None
     host_id: str | None = None
     paused: bool | None = None
     seats: list[SeatRow] | None = None

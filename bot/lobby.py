@@ -5,6 +5,7 @@ from __future__ import annotations
 import games
 from bot import replies as R
 from bot.config_commands import DEFAULT_LOBBY_DAYS, apply_config
+from bot.fairness import commitment, new_salt
 from bot.host import Change, Ctx, Table, player_range
 from bot.reminders import lobby_expiry
 from bot.replies import Reply
@@ -106,22 +107,28 @@ def remove_from_lobby(game: Table, seat: int, text: str) -> Change:
 
 
 async def start(ctx: Ctx) -> Reply | Change:
-    game, seed = ctx.game, ctx.args
+    """The server draws the seed (never a player) and posts a commitment to it; the seed and its
+    salt are revealed when the game ends."""
+    game = ctx.game
     if game.row.status != "lobby":
         return game.refuse(R.BAD_COMMAND, "This game has already started.")
     count = len(game.seats)
     if not game.spec.min_players <= count <= game.spec.max_players:
         return game.refuse(R.BAD_COMMAND, f"{game.spec.name} needs {player_range(game.spec)}; {count} joined.")
-    seed = seed if seed is not None else ctx.seed_source()
+    seed, salt = ctx.seed_source(), new_salt()
     try:
         state = game.spec.setup(game.names, game.row.options, seed)
     except IllegalMove as exc:
         return game.refuse(R.BAD_COMMAND, exc.message)
+    posted = commitment(seed, salt)
     return Change(
-        public=f"{game.spec.name} started with {', '.join(game.names)}.",
+        public=f"{game.spec.name} started with {', '.join(game.names)}.\nFair shuffle: the seed is fixed; its "
+        f"SHA-256 commitment is `{posted}` (seed and salt are revealed at the end).",
         state=state,
         status="active",
         seed=seed,
+        salt=salt,
+        commitment=posted,
         cancel_timers=("lobby_expiry",),
         continues=True,
         post_board=True,
@@ -159,7 +166,7 @@ async def pings(ctx: Ctx) -> Reply:
 
 async def config(ctx: Ctx) -> Reply:
     try:
-        text = await apply_config(ctx.store, ctx.guild_id, ctx.channel_id, ctx.args)
+        text = await apply_config(ctx.store, ctx.guild_id, ctx.channel_id, ctx.args, ctx.actor.manages_server)
     except IllegalMove as exc:
         return Reply.refuse(R.BAD_COMMAND, exc.message)
     return Reply(private=text)

@@ -40,7 +40,7 @@ def move(ctx: Ctx, spec: GameSpec, text: str) -> Reply | Change:
     except IllegalMove as exc:
         return game.refuse(R.BAD_COMMAND, exc.message)
     if game.row.status == "finished":
-        return after_the_end(game, seat, ctx.actor.user_id, parsed)
+        return after_the_end(game, seat, parsed)
     if game.row.paused:
         return game.refuse(R.PAUSED, "A moderator paused this game; moves wait until `/game pause off`.")
     return play_move(game, seat, ctx.actor.user_id, parsed)
@@ -57,6 +57,9 @@ def play_move(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) -> R
             # The engine's reason says more than "not your turn" (a wrong pattern, "wait for bob").
             return game.refuse(R.NOT_YOUR_TURN, f"{exc.message} Now: {before.summary}.")
         return game.refuse(R.ILLEGAL, exc.message)
+    if dumps(new_state) == dumps(state):
+        # Nothing happened (e.g. /tt done when already done): not stored, so nobody's buttons go stale.
+        return Reply(private="Noted; that changes nothing.", game_id=game.row.id, version=game.row.version)
     return Change(
         state=new_state,
         moves=[MoveRecord(seat, user_id, spec.format(parsed), irreversible(events))],
@@ -66,9 +69,9 @@ def play_move(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) -> R
     )
 
 
-def after_the_end(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) -> Reply | Change:
-    """Once a game is over only a harmless no-op (a late ``/tt done``) is accepted; it is logged so the
-    move log still replays exactly what players sent."""
+def after_the_end(game: Table, seat: int, parsed: dict[str, Any]) -> Reply:
+    """Once a game is over only a harmless no-op (a late ``/tt done``) is accepted; like every no-op
+    it is answered privately and not stored."""
     state = game.row.state
     assert state is not None
     over = game.refuse(R.FINISHED, "This game is over. `/game status` shows the result.")
@@ -78,8 +81,9 @@ def after_the_end(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) 
         return over
     if dumps(new_state) != dumps(state):
         return over
-    return Change(
+    return Reply(
         private="The game is already over; nothing more to do.",
-        moves=[MoveRecord(seat, user_id, game.spec.format(parsed))],
-        ends_game=True,
+        game_id=game.row.id,
+        version=game.row.version,
+        finished=True,
     )

@@ -7,6 +7,7 @@ from typing import Any
 
 import games
 from bot.core import Conductor
+from bot.fairness import matches
 from bot.replies import Actor
 from bot.transcript_format import (
     HEADER_KEYS,
@@ -23,6 +24,8 @@ from storage import GameRow, Store
 GUILD, CHANNEL = "transcript", "replay"
 
 __all__ = [
+    "check_commitment",
+    "verify",
     "HEADER_KEYS",
     "Line",
     "ReplayResult",
@@ -39,8 +42,9 @@ __all__ = [
 class ReplayResult:
     game: str
     status: str
-    moves: int
+    moves: int  # stored moves
     standings: list[Standing]
+    unchanged: int = 0  # accepted commands that changed nothing (no-op moves, read-only commands)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -54,6 +58,31 @@ class ReplayResult:
         }
 
 
+def check_commitment(transcript: Transcript) -> None:
+    """A finished game's export states the seed, salt and commitment: they must match."""
+    if (transcript.salt is None) != (transcript.commitment is None):
+        raise TranscriptError(1, "a transcript gives both salt and commitment, or neither")
+    if (
+        transcript.salt is not None
+        and transcript.commitment is not None
+        and not matches(transcript.seed, transcript.salt, transcript.commitment)
+    ):
+        raise TranscriptError(1, "the seed and salt do not match the commitment posted at the start")
+
+
+async def verify(transcript: Transcript) -> ReplayResult:
+    """``conductor verify``: the seed was fixed before the first move (it matches the commitment),
+    and the moves replay to the stated standings."""
+    if transcript.salt is None or transcript.commitment is None:
+        raise TranscriptError(
+            1, "nothing to verify: the transcript has no salt and commitment (export the game once it is over)"
+        )
+    result = await replay(transcript)
+    if result.status != "finished":
+        raise TranscriptError(1, f"the game replays to {result.status}, not to its end")
+    return result
+
+
 async def replay(
     transcript: Transcript, *, render_images: bool = False, database: str = ":memory:", echo: Any = None
 ) -> ReplayResult:
@@ -64,6 +93,7 @@ async def replay(
         raise TranscriptError(1, exc.message) from None
     if not transcript.players:
         raise TranscriptError(1, "no players")
+    check_commitment(transcript)
     store = await Store.open(database)
     try:
         host = Conductor(store, render_images=render_images, seed_source=lambda: transcript.seed)
@@ -80,6 +110,7 @@ async def replay(
             reply = await host.handle(GUILD, CHANNEL, actor, text)
             if not reply.ok:
                 raise TranscriptError(1, f"{text}: {reply.private}")
+        version, unchanged = reply.version, 0  # the start's: a later reply at the same version changed nothing
         for line in transcript.lines:
             player = actors.get(line.player)
             if player is None:
@@ -88,6 +119,9 @@ async def replay(
                     f'"{line.player}" is not one of the players ({", ".join(transcript.players)}) or moderators',
                 )
             reply = await host.handle(GUILD, CHANNEL, player, line.text)
+            if reply.ok and reply.version is not None and reply.version == version:
+                unchanged += 1
+            version = reply.version if reply.version is not None else version
             if echo is not None:
                 echo(line, reply)
             if reply.ok and line.expect_reject:
@@ -99,7 +133,7 @@ async def replay(
         row = await _the_game(store)
         assert row.state is not None
         standings = spec.standings(row.state)
-        result = ReplayResult(spec.slug, row.status, len(await store.moves(row.id)), standings)
+        result = ReplayResult(spec.slug, row.status, len(await store.moves(row.id)), standings, unchanged)
     finally:
         await store.close()
     if transcript.standings is not None:

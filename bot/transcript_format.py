@@ -23,7 +23,8 @@ from games.base import GameSpec
 from games.options import format_options
 from storage import GameRow, MoveRow, SeatRow
 
-HEADER_KEYS = ("game", "seed", "players", "options", "moderators")
+HEADER_KEYS = ("game", "seed", "salt", "commitment", "players", "options", "moderators")
+MAX_SEED = 2**63 - 1  # what the database stores
 
 
 class TranscriptError(Exception):
@@ -51,6 +52,9 @@ class Transcript:
     lines: tuple[Line, ...]
     standings: tuple[tuple[str, int], ...] | None
     standings_line: int = 0
+    # A finished game's export carries the salt and the commitment posted at its start.
+    salt: str | None = None
+    commitment: str | None = None
 
 
 def _strip_comment(raw: str) -> str:
@@ -85,9 +89,15 @@ def parse_transcript(text: str) -> Transcript:
         if key not in header:
             raise TranscriptError(1, f'missing header "{key}:"')
     players = tuple(p.strip() for p in header["players"].split(",") if p.strip())
+    if "seed" not in header and "commitment" in header:
+        raise TranscriptError(
+            1,
+            "this is the public record of a game in progress: its seed stays secret until the "
+            "game ends, so it cannot be replayed yet",
+        )
     seed_text = header.get("seed", "0")
-    if not seed_text.isdigit():
-        raise TranscriptError(1, f'seed must be a whole number, not "{seed_text}"')
+    if not (seed_text.isascii() and seed_text.isdigit()) or len(seed_text) > 19 or int(seed_text) > MAX_SEED:
+        raise TranscriptError(1, f'seed must be a whole number from 0 to {MAX_SEED}, not "{seed_text[:40]}"')
     return Transcript(
         game=header["game"],
         seed=int(seed_text),
@@ -97,6 +107,8 @@ def parse_transcript(text: str) -> Transcript:
         lines=tuple(lines),
         standings=tuple(standings) if standings is not None else None,
         standings_line=standings_line,
+        salt=header.get("salt"),
+        commitment=header.get("commitment"),
     )
 
 
@@ -111,7 +123,11 @@ def _parse_standings(number: int, value: str) -> list[tuple[str, int]]:
 
 
 def load(path: str | Path) -> Transcript:
-    return parse_transcript(Path(path).read_text(encoding="utf-8"))
+    try:
+        text = Path(path).read_bytes().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TranscriptError(1, f"the file is not UTF-8 text (byte {exc.start})") from None
+    return parse_transcript(text)
 
 
 def _safe_name(name: str, taken: set[str]) -> str:
@@ -127,12 +143,16 @@ def export(spec: GameSpec, row: GameRow, seats: Sequence[SeatRow], moves: Sequen
     """The transcript of a started game (public information only: moves are public commands)."""
     taken: set[str] = set()
     names = [_safe_name(seat.display_name, taken) for seat in seats]
-    lines = [
-        f"# {spec.name}, game {row.id}, exported by Tabletop Conductor",
-        f"game: {spec.slug}",
-        f"seed: {row.seed}",
-        f"players: {', '.join(names)}",
-    ]
+    lines = [f"# {spec.name}, game {row.id}, exported by Tabletop Conductor", f"game: {spec.slug}"]
+    if row.status == "finished":
+        # Revealed at the end: `conductor verify` checks them against the commitment posted at the start.
+        lines.append(f"seed: {row.seed}")
+        lines += [f"salt: {row.salt}", f"commitment: {row.commitment}"] if row.salt and row.commitment else []
+    else:
+        lines.append("# The public record of a game in progress: the seed stays secret until the game ends, so this")
+        lines.append("# cannot be replayed yet. The commitment below lets anyone check the seed revealed at the end.")
+        lines += [f"commitment: {row.commitment}"] if row.commitment else []
+    lines.append(f"players: {', '.join(names)}")
     options = format_options(row.options, spec.options)
     if options:
         lines.append(f"options: {options}")

@@ -8,6 +8,7 @@ never the only cue. A game's own colours (resources, card families) live in its 
 
 from __future__ import annotations
 
+import heapq
 import io
 import threading
 from functools import lru_cache
@@ -101,6 +102,11 @@ def stamp_text(
 
 @lru_cache(maxsize=8192)
 def text_width(text: str, size: int) -> float:
+    return _measure(text, size)
+
+
+def _measure(text: str, size: int) -> float:
+    """The one place text is measured; its cost grows with ``len(text)``."""
     with _FONT_LOCK:
         return font(size).getlength(text)
 
@@ -116,46 +122,102 @@ def fit_lines(text: str, size: int, width: float, max_lines: int = 2) -> tuple[s
 
 _FILLER = {"of", "the", "of the"}
 
+# Fitting a text costs about O(n log n) in its length: a text's width only grows as characters are
+# added, so a too-wide prefix settles a long text without measuring all of it, cuts are found by
+# binary search, and only the words a line break can reach are measured again after a cut.
+_PROBE = 128  # longer texts are first measured by this prefix, and never cached
+
 
 @lru_cache(maxsize=4096)
 def _fit_lines(text: str, size: int, width: int, max_lines: int) -> tuple[str, ...]:
-    if text_width(text, size) <= width:
+    if _fits(text, size, width):
         return (text,)
     words = [w for w in text.split() if w.lower() not in _FILLER] or text.split()
-    while True:
-        lines = _wrap(words, size, width, max_lines)
-        if lines is not None:
-            return lines
-        longest = max(range(len(words)), key=lambda i: len(words[i].rstrip(".")))
-        stem = words[longest].rstrip(".")
-        if len(stem) <= 1:
+    # Shorten the longest word (the leftmost of equals) by one letter at a time until the words
+    # wrap. A word too wide even alone is cut at once to its first too-wide prefix: the steps
+    # skipped would all have failed, so the outcome is the same.
+    words = [_too_wide_part(word, size, width) for word in words]
+    longest_first = [(-len(word.rstrip(".")), i) for i, word in enumerate(words)]
+    heapq.heapify(longest_first)
+    lines, reached = _wrap_reached(words, size, width, max_lines)
+    while lines is None:
+        stem_length, longest = longest_first[0]
+        if -stem_length <= 1:
             # Nothing left to shorten: hard-cut the first line.
             line = " ".join(words)
-            while len(line) > 1 and text_width(line, size) > width:
-                line = line[:-1]
-            return (line,)
-        words[longest] = stem[:-1] + "."
+            return (line[: max(1, _fitting_prefix(line, size, width))],)
+        stem = words[longest].rstrip(".")[:-1]
+        words[longest] = stem + "."
+        heapq.heapreplace(longest_first, (-len(stem.rstrip(".")), longest))
+        if longest < reached:  # a word past the failed line break cannot change the outcome
+            lines, reached = _wrap_reached(words, size, width, max_lines)
+    return lines
 
 
 def wrap_lines(text: str, size: int, width: float, max_lines: int = 2) -> tuple[str, ...] | None:
     """``text`` word-wrapped into at most ``max_lines`` lines of ``width``, or None if it won't fit."""
-    return _wrap(text.split(), size, round(width), max_lines)
+    return _wrap_reached(text.split(), size, round(width), max_lines)[0]
 
 
-def _wrap(words: list[str], size: int, width: int, max_lines: int) -> tuple[str, ...] | None:
+def _wrap_reached(words: list[str], size: int, width: int, max_lines: int) -> tuple[tuple[str, ...] | None, int]:
+    """The greedy word wrap of ``words``, or None if it won't fit; and how many words it looked at."""
     lines: list[str] = []
     current = ""
-    for word in words:
+    for index, word in enumerate(words):
         candidate = f"{current} {word}" if current else word
-        if text_width(candidate, size) <= width:
+        if _fits(candidate, size, width):
             current = candidate
             continue
-        if not current or text_width(word, size) > width:
-            return None
+        if not current or not _fits(word, size, width):
+            return None, index + 1
         lines.append(current)
+        if len(lines) >= max_lines:  # ``word`` starts one line too many
+            return None, index + 1
         current = word
     lines.append(current)
-    return tuple(lines) if len(lines) <= max_lines else None
+    return (tuple(lines) if len(lines) <= max_lines else None), len(words)
+
+
+def _fits(text: str, size: int, width: int) -> bool:
+    if len(text) <= _PROBE:
+        return text_width(text, size) <= width
+    return text_width(text[:_PROBE], size) <= width and _measure(text, size) <= width
+
+
+def _fitting_prefix(text: str, size: int, width: int) -> int:
+    """The length of the longest prefix of ``text`` no wider than ``width``. Galloping, then
+    bisecting: the cost follows the answer, not ``len(text)``."""
+    if _fits(text, size, width):
+        return len(text)
+    fits, too_wide, step = 0, len(text), 1  # text[:fits] fits, text[:too_wide] does not
+    while fits + step < too_wide:
+        if not _fits(text[: fits + step], size, width):
+            too_wide = fits + step
+            break
+        fits += step
+        step *= 2
+    while too_wide - fits > 1:
+        middle = (fits + too_wide) // 2
+        if _fits(text[:middle], size, width):
+            fits = middle
+        else:
+            too_wide = middle
+    return fits
+
+
+def _too_wide_part(word: str, size: int, width: int) -> str:
+    """``word``; or, when even its undotted stem is too wide alone, the stem's shortest prefix that is
+    still too wide and does not end in a dot (the first length the shortening can reach that fits
+    is just below it)."""
+    if _fits(word, size, width):
+        return word
+    stem = word.rstrip(".")
+    keep = _fitting_prefix(stem, size, width) + 1
+    if keep > len(stem):
+        return word
+    while stem[keep - 1] == ".":
+        keep += 1
+    return stem[:keep]
 
 
 def to_png_fast(image: Image.Image, colors: int = 96) -> bytes:

@@ -2,19 +2,24 @@
 
 from storage.db import (
     DEFAULT_PATH,
+    Announcement,
     ChannelBusy,
     GameRow,
     MoveRecord,
     MoveRow,
     NewTimer,
+    OutboxRow,
     SeatRow,
     StaleVersion,
     Store,
+    StoreError,
     TableRow,
     TimerRow,
 )
 
 __all__ = [
+    "Announcement",
+    "OutboxRow",
     "DEFAULT_PATH",
     "ChannelBusy",
     "GameRow",
@@ -24,6 +29,7 @@ __all__ = [
     "SeatRow",
     "StaleVersion",
     "Store",
+    "StoreError",
     "TableRow",
     "TimerRow",
 ]

@@ -7,8 +7,11 @@ so two concurrent clicks can never both apply and a crash can never half-apply a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -32,6 +35,10 @@ class ChannelBusy(Exception):
     """The channel already has a lobby or an active game."""
 
 
+class StoreError(Exception):
+    """The database cannot be opened or brought up to date; the message is one line for the operator."""
+
+
 @dataclass(frozen=True)
 class GameRow:
     id: int
@@ -48,6 +55,11 @@ class GameRow:
     created_at: float
     updated_at: float
     paused: bool = False
+    # Why the row cannot be used, when part of it cannot be decoded (state and options read as
+    # None and {}); None for a healthy row. Damaged games are listed as such and can be aborted.
+    damaged: str | None = None
+    salt: str | None = None  # with the seed, what the commitment posted at the start hashes
+    commitment: str | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +102,23 @@ class NewTimer:
 
 
 @dataclass(frozen=True)
+class Announcement:
+    """What a change posts to its channel, kept in the outbox until a front end has posted it."""
+
+    text: str
+    pings: list[str]
+    board: bool
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    game_id: int
+    version: int
+    announcement: Announcement
+
+
+@dataclass(frozen=True)
 class TableRow:
     """Everything the host needs about one game, read at once: the game, its seats, the channel's
     settings (guild-wide values where the channel has none) and which seated users muted pings."""
@@ -111,12 +140,33 @@ class TimerRow:
 
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seed, rules_version, state, version, "
-    "created_at, updated_at, paused"
+    "created_at, updated_at, paused, salt, commitment"
 )
 
 
 def _game(row: Iterable[Any]) -> GameRow:
-    (gid, guild, channel, game, status, host, options, seed, rules, state, version, created, updated, paused) = row
+    (
+        gid,
+        guild,
+        channel,
+        game,
+        status,
+        host,
+        options,
+        seed,
+        rules,
+        state,
+        version,
+        created,
+        updated,
+        paused,
+        salt,
+        commitment,
+    ) = row
+    options, options_damage = _decode_object(options, "options")
+    state, state_damage = _decode_object(state, "saved state") if state is not None else (None, None)
+    seed_damage = None if seed is None or type(seed) is int else "its seed is not a whole number"
+    damage = "; ".join(d for d in (state_damage, options_damage, seed_damage) if d) or None
     return GameRow(
         id=gid,
         guild_id=guild,
@@ -124,20 +174,114 @@ def _game(row: Iterable[Any]) -> GameRow:
         game=game,
         status=status,
         host_id=host,
-        options=json.loads(options),
-        seed=seed,
+        options=options or {},
+        seed=seed if seed_damage is None else None,
         rules_version=rules,
-        state=json.loads(state) if state is not None else None,
+        state=state,
         version=version,
         created_at=created,
         updated_at=updated,
         paused=bool(paused),
+        damaged=damage,
+        salt=salt,
+        commitment=commitment,
     )
+
+
+def _decode_object(stored: Any, what: str) -> tuple[dict[str, Any] | None, str | None]:
+    """A JSON object column: (value, None), or (None, why it cannot be decoded)."""
+    problem = f"its {what} cannot be decoded"
+    if isinstance(stored, _Undecodable):
+        return None, f"{problem} (not UTF-8 text)"
+    if isinstance(stored, bytes):
+        try:
+            stored = stored.decode("utf-8")
+        except UnicodeDecodeError:
+            return None, f"{problem} (not UTF-8 text)"
+    if not isinstance(stored, str):
+        return None, f"{problem} (not text)"
+    try:
+        value = json.loads(stored)
+    except (ValueError, RecursionError):
+        return None, f"{problem} (not valid JSON)"
+    if not isinstance(value, dict):
+        return None, f"{problem} (not a JSON object)"
+    return value, None
 
 
 def dumps(value: Any) -> str:
     """Canonical JSON so equal states are equal strings."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# ----- opening a database that may be bad --------------------------------------------------
+
+
+class _Undecodable(str):
+    """Text stored as bytes that are not UTF-8, decoded with replacement characters."""
+
+
+def _text(raw: bytes) -> str:
+    """The connection's text factory: a damaged value reads as text instead of failing the whole query."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return _Undecodable(raw.decode("utf-8", "replace"))
+
+
+def _prepare_folder(where: str) -> None:
+    target = Path(where)
+    if target.is_dir():
+        raise StoreError(f"cannot open the database {where}: it is a directory, not a file")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(
+            f"cannot open the database {where}: cannot create its folder {target.parent} ({exc.strerror or exc})"
+        ) from None
+
+
+def _open_failure(where: str, exc: BaseException) -> str:
+    """One line saying why ``where`` cannot be used, with the likely cause."""
+    said = " ".join(str(exc).split()) or type(exc).__name__
+    target = Path(where)
+    folder = target.parent
+    if "not a database" in said:
+        reason = f"it is not an SQLite database, or it is damaged ({said})"
+    elif "malformed" in said:
+        reason = f"the file is damaged, for example truncated ({said})"
+    elif target.is_dir():
+        reason = "it is a directory, not a file"
+    elif not os.access(folder, os.W_OK | os.X_OK):
+        reason = f"the folder {folder} is not writable; SQLite needs to create files next to the database ({said})"
+    elif target.exists() and not os.access(target, os.R_OK | os.W_OK):
+        reason = f"the file is not readable and writable ({said})"
+    else:
+        reason = said
+    return f"cannot open the database {where}: {reason}"
+
+
+async def _connect(where: str) -> aiosqlite.Connection:
+    db = aiosqlite.connect(where, isolation_level=None)
+    try:
+        return await db
+    except BaseException:
+        # aiosqlite queues the stop of its worker thread without waiting for it; wait here, or the
+        # thread reports to an event loop that has closed meanwhile (a traceback on stderr).
+        worker = getattr(db, "_thread", db)  # aiosqlite < 0.21: the connection is the thread
+        if isinstance(worker, threading.Thread) and worker.is_alive():
+            await asyncio.to_thread(worker.join, 5)
+        raise
+
+
+async def _check_schema(db: aiosqlite.Connection) -> None:
+    """Read every table's first page: a database truncated or overwritten after its header fails
+    here, at start-up, instead of in the middle of a command."""
+    async with db.execute("SELECT name FROM sqlite_master WHERE type = 'table'") as cursor:
+        tables = [row[0] for row in await cursor.fetchall()]
+    for table in tables:
+        async with db.execute(f'SELECT * FROM "{table}" LIMIT 1') as cursor:
+            await cursor.fetchall()
 
 
 class Store:
@@ -156,14 +300,35 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, clock: Any = time.time) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(str(path), isolation_level=None)
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        await migrate(db)
+        """Connect, set the pragmas and apply pending migrations.
+
+        Raises StoreError (a one-line reason) when the file is not a usable SQLite database: not
+        SQLite at all, truncated or otherwise damaged, a directory, or in a folder that cannot be
+        written. The connection's worker thread is stopped first, so the process can still exit.
+        """
+        where = str(path)
+        if where != ":memory:":
+            _prepare_folder(where)
+        try:
+            db = await _connect(where)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(_open_failure(where, exc)) from None
+        try:
+            db.text_factory = _text
+            await db.execute("PRAGMA journal_mode=WAL")
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            await migrate(db)
+            await _check_schema(db)
+        except BaseException as exc:
+            # aiosqlite runs each connection in a non-daemon thread: left open, it keeps the
+            # process alive for ever after the error.
+            with contextlib.suppress(BaseException):
+                await db.close()
+            if isinstance(exc, sqlite3.Error | OSError):
+                raise StoreError(_open_failure(where, exc)) from None
+            raise
         return cls(db, clock)
 
     async def close(self) -> None:
@@ -416,12 +581,16 @@ class Store:
         revert_seqs: Sequence[int] = (),
         cancel_timers: Iterable[str] | Literal["all"] = (),
         add_timers: Sequence[NewTimer] = (),
-    ) -> GameRow:
+        salt: str | None = None,
+        commitment: str | None = None,
+        announce: Announcement | None = None,
+    ) -> tuple[GameRow, int | None]:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
-        State, status, seats, appended moves, reverted moves and the game's timers change
-        together or not at all. Returns the new row (built here, not read back); raises
-        StaleVersion when another writer got there first.
+        State, status, seats, appended moves, reverted moves, the game's timers and the
+        change's announcement (the outbox) change together or not at all. Returns the new row
+        (built here, not read back) and the outbox id; raises StaleVersion when another writer
+        got there first.
         """
         now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
@@ -432,10 +601,13 @@ class Store:
             ("seed", seed),
             ("host_id", host_id),
             ("paused", None if paused is None else int(paused)),
+            ("salt", salt),
+            ("commitment", commitment),
         ):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
+        outbox_id: int | None = None
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -478,14 +650,49 @@ class Store:
                         "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                         [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers],
                     )
+                if announce is not None:
+                    cursor = await self._db.execute(
+                        "INSERT INTO outbox (game_id, version, text, pings, board, created_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (game.id, game.version + 1, announce.text, dumps(announce.pings), int(announce.board), now),
+                    )
+                    outbox_id = cursor.lastrowid
                 await self._db.execute("COMMIT")
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
         changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
-        given: dict[str, Any] = {"state": state, "status": status, "seed": seed, "host_id": host_id, "paused": paused}
+        given: dict[str, Any] = {
+            "state": state,
+            "status": status,
+            "seed": seed,
+            "host_id": host_id,
+            "paused": paused,
+            "salt": salt,
+            "commitment": commitment,
+        }
         changed.update({key: value for key, value in given.items() if value is not None})
-        return replace(game, **changed)
+        return replace(game, **changed), outbox_id
+
+    # ----- the outbox ------------------------------------------------------------------------
+
+    async def mark_announced(self, outbox_id: int) -> None:
+        """That announcement, and every older one of its game, has been posted."""
+        await self._write(
+            "UPDATE outbox SET posted_at = ? WHERE posted_at IS NULL AND id <= ? "
+            "AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
+            (self._clock(), outbox_id, outbox_id),
+        )
+
+    async def pending_announcements(self) -> list[OutboxRow]:
+        """Announcements not yet posted, oldest first."""
+        rows = await self._all(
+            "SELECT id, game_id, version, text, pings, board FROM outbox WHERE posted_at IS NULL ORDER BY id"
+        )
+        return [
+            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+            for i, g, v, text, pings, board in rows
+        ]
 
     # ----- seats -------------------------------------------------------------------------
 

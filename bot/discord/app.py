@@ -1,4 +1,5 @@
-"""The discord.py client: minimal intents, command tree, persistent components, timers."""
+"""The discord.py client: minimal intents, command tree, persistent components, timers, start-up
+repair of unannounced moves, and a graceful shutdown on SIGTERM/SIGINT."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from discord import app_commands
 
 import rendering
 from bot.core import Conductor
-from bot.discord import clicks, components, delivery, endpoints
+from bot.discord import clicks, components, delivery, endpoints, testhooks
 from bot.discord.bridge import view_for
 from bot.discord.commands import build_tree
 from bot.discord.dispatcher import TimerDispatcher
@@ -30,6 +31,8 @@ from storage import Store
 log = logging.getLogger(__name__)
 RENDER_THREADS = int(os.environ.get("CONDUCTOR_RENDER_THREADS", "4"))
 RENDER_PROCESSES = int(os.environ.get("CONDUCTOR_RENDER_PROCESSES", "2"))
+DRAIN_SECONDS = 10.0  # at shutdown, how long interactions in flight may take to finish
+RESTARTING = "The bot is restarting; try again in a moment."
 
 
 def _warm_renderer(parent: int) -> None:
@@ -78,69 +81,155 @@ class ConductorBot(discord.Client):
         self.settings = settings
         self.tree: app_commands.CommandTree[Any] = build_tree(self)
         self.tree.on_error = self._on_tree_error  # type: ignore[method-assign]
+        self.tree.interaction_check = self.admit  # type: ignore[method-assign]
         self.stall = StallMonitor.from_env()
+        self.render_pool: concurrent.futures.Executor | None = None
+        self.draining = False  # shutting down: new interactions are turned away
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        self._shutdown: asyncio.Task[None] | None = None
+        self._released = False
 
     async def setup_hook(self) -> None:
         """After login, before the gateway connects. Commands are not synced here (`conductor sync`)."""
         await endpoints.configure_gateway(self.settings, self.http)
+        await endpoints.probe_gateway(endpoints.gateway())
         # Boards are rendered in worker threads (asyncio.to_thread). Rendering is CPU-bound, so a
         # small bounded pool is enough; more threads would only compete with the loop for the GIL.
         asyncio.get_running_loop().set_default_executor(
             concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
         )
         self.store = await Store.open(self.settings.database_path)
-        self.render_pool = render_pool()
+        self.render_pool = testhooks.renderer(render_pool())
         self.conductor = Conductor(self.store, render_executor=self.render_pool)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # old buttons keep working after a restart
+        await self._repair()
         self.dispatcher = TimerDispatcher(self.conductor, self.post_timer_reply)
         self.dispatcher.start()
         if self.stall is not None:
             self.stall.start()
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, lambda: asyncio.ensure_future(self.close()))
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(signum, self.request_shutdown, signum)
         log.info(
             "database %s; commands: %s",
             self.settings.database_path,
             ", ".join("/" + c.name for c in self.tree.get_commands()),
         )
 
+    async def _repair(self) -> None:
+        """After a crash: bot turns that are due are played, lost timers restored, and every channel
+        with announcements not yet posted gets its latest state (posted in the background)."""
+        try:
+            pending = await self.conductor.repair()
+        except Exception:
+            log.exception("start-up repair failed; unannounced moves stay pending until the next start")
+            return
+        if pending:
+            log.info("posting %d pending announcements", len(pending))
+            self._track(asyncio.create_task(self._post_pending(pending), name="outbox-repair"))
+
+    async def _post_pending(self, pending: list[tuple[str, str, Reply]]) -> None:
+        for guild, channel, reply in pending:
+            try:
+                await self.post_timer_reply("announcement", guild, channel, reply)
+            except Exception:
+                log.exception("posting the pending announcement of game %s failed", reply.game_id)
+
     async def on_ready(self) -> None:
         log.info("connected as %s (%s) to %d guilds", self.user, getattr(self.user, "id", "?"), len(self.guilds))
 
+    # ----- graceful shutdown ---------------------------------------------------------------
+
+    async def admit(self, interaction: discord.Interaction) -> bool:
+        """Every interaction passes here first (the tree's check, and the click handlers): while
+        shutting down it is turned away privately; otherwise its task is waited for at shutdown."""
+        if self.draining:
+            if interaction.type is discord.InteractionType.autocomplete:
+                await delivery.attempt(interaction.response.autocomplete([]), "autocomplete while restarting")
+            else:
+                await delivery.attempt(
+                    interaction.response.send_message(RESTARTING, ephemeral=True), "refused while restarting"
+                )
+            return False
+        task = asyncio.current_task()
+        if task is not None:
+            self._track(task)
+        return True
+
+    def _track(self, task: asyncio.Task[Any]) -> None:
+        self._in_flight.add(task)
+        task.add_done_callback(self._in_flight.discard)
+
+    def request_shutdown(self, signum: int = signal.SIGTERM) -> None:
+        """SIGTERM/SIGINT: stop taking interactions, let those in flight finish, then close."""
+        if self._shutdown is not None:
+            log.info("%s again: already shutting down", signal.Signals(signum).name)
+            return
+        log.info("%s: shutting down", signal.Signals(signum).name)
+        self._shutdown = asyncio.create_task(self.shutdown(), name="shutdown")
+
+    async def shutdown(self, grace: float = DRAIN_SECONDS) -> None:
+        self.draining = True
+        waiting = {t for t in self._in_flight if t is not asyncio.current_task() and not t.done()}
+        if waiting:
+            log.info("waiting up to %.0f s for %d interactions in flight", grace, len(waiting))
+            _, late = await asyncio.wait(waiting, timeout=grace)
+            if late:
+                log.warning("%d interactions still running after %.0f s; closing anyway", len(late), grace)
+        await self.close()
+
     async def close(self) -> None:
-        await super().close()
+        """Close in dependency order: timers (a round being posted may finish), the gateway and HTTP
+        session, then the database and the render pool. Safe to call more than once."""
+        self.draining = True
         if hasattr(self, "dispatcher"):
-            await self.dispatcher.stop()
+            await self.dispatcher.stop(grace=DRAIN_SECONDS)
+        await super().close()
+        if self._released:
+            return
+        self._released = True
         if self.stall is not None:
             self.stall.stop()
         if hasattr(self, "store"):
             with contextlib.suppress(Exception):
                 await self.store.close()
-        pool = getattr(self, "render_pool", None)  # absent if setup_hook never ran
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if self.render_pool is not None:  # absent if setup_hook never ran
+            self.render_pool.shutdown(wait=False, cancel_futures=True)
+        log.info("closed")
+
+    # ----- clicks and timers ---------------------------------------------------------------
 
     async def on_game_button(
         self, interaction: discord.Interaction, game_id: int, version: int, action: str, arg: str
     ) -> None:
         """A game button was clicked (components.GameButton hands it over)."""
-        await clicks.on_button(interaction, game_id, version, action, arg)
+        if await self.admit(interaction):
+            await clicks.on_button(interaction, game_id, version, action, arg)
 
     async def on_game_select(self, interaction: discord.Interaction, game_id: int, version: int, value: str) -> None:
         """A move was chosen in a move menu (components.MoveSelect hands it over)."""
-        await clicks.on_select(interaction, game_id, version, value)
+        if await self.admit(interaction):
+            await clicks.on_select(interaction, game_id, version, value)
 
     async def post_timer_reply(self, kind: str, guild: str, channel: str, reply: Reply) -> None:
-        """A reminder or deadline (with moderator buttons) or an expired lobby, posted to its channel."""
+        """A reminder or deadline (with moderator buttons), an expired lobby, or a pending announcement
+        after a restart, posted to its channel; once its first message is posted, the outbox row (if
+        any) is marked announced."""
         if not channel.isdigit():
-            log.warning("timer %s for game %s: channel %r is not a Discord channel", kind, reply.game_id, channel)
+            log.warning("%s for game %s: channel %r is not a Discord channel", kind, reply.game_id, channel)
             return
         target = self.get_channel(int(channel)) or self.get_partial_messageable(
             int(channel), guild_id=int(guild) if guild.isdigit() else None
         )
         view = _deadline_view(reply) if kind == "deadline" else view_for(reply)
-        for message in delivery.public_messages(reply, view):
-            await delivery.channel_send(target, message, f"(timer {kind}, game {reply.game_id})")  # type: ignore[arg-type]
+        messages = delivery.public_messages(reply, view)
+        context = f"({kind}, game {reply.game_id})"
+        posted = not messages or await delivery.channel_send(target, messages[0], context)  # type: ignore[arg-type]
+        for message in messages[1:] if posted else []:
+            await delivery.channel_send(target, message, context)  # type: ignore[arg-type]
+        if posted and reply.outbox_id is not None:
+            await self.conductor.announced(reply.outbox_id)
 
     async def _on_tree_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         log.error(

@@ -5,9 +5,14 @@ through ``Conductor.handle`` (typed commands) or ``Conductor.click`` (buttons an
 core refuses a click whose game or version is no longer the channel's) and the ``Reply`` is
 delivered:
 
-* the interaction is deferred first (the core may render a board in a worker thread);
+* a slash command runs the core before its first response, so that response is already
+  public (an accepted command) or ephemeral (a refusal: nothing appears in the channel, not even
+  "thinking"); only a core slower than ``DEFER_AFTER`` is deferred first. A click is
+  acknowledged silently first;
 * ``Reply.public`` (with board images, turn pings and buttons) goes to the channel as the
-  interaction's public response or a follow-up; ``Reply.private`` only ever as ephemeral;
+  interaction's public response or a follow-up (or, when the interaction can no longer carry it,
+  as a plain channel message); ``Reply.private`` only ever as ephemeral. Once it is posted, the
+  reply's outbox row is marked announced (``Conductor.announced``);
 * refusals are private and specific; unexpected exceptions are logged and answered with a
   short apology.
 
@@ -17,6 +22,7 @@ verbs, legal moves): the adapter never reads the store or a game engine to decid
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -26,14 +32,17 @@ import discord
 from discord import app_commands
 
 from bot.core import Conductor
-from bot.discord import components, delivery
+from bot.discord import components, delivery, testhooks
 from bot.discord.dispatcher import TimerDispatcher
-from bot.discord.permissions import is_moderator
+from bot.discord.permissions import is_moderator, manages_server
 from bot.replies import Actor, Reply
 from bot.settings import Settings
 from storage import Store
 
 log = logging.getLogger(__name__)
+# Discord drops an interaction that is not acknowledged within three seconds (counted from its
+# creation, so gateway latency is included): a core slower than this is deferred first.
+DEFER_AFTER = 2.0
 Action = Callable[[Actor], Awaitable[Reply]]
 
 
@@ -68,7 +77,12 @@ def where(interaction: discord.Interaction) -> tuple[str, str]:
 
 async def actor_for(interaction: discord.Interaction) -> Actor:
     user = interaction.user
-    return Actor(str(user.id), user.display_name, await is_moderator(interaction, bot_of(interaction).store))
+    return Actor(
+        str(user.id),
+        user.display_name,
+        await is_moderator(interaction, bot_of(interaction).store),
+        manages_server=manages_server(interaction),
+    )
 
 
 async def slash(
@@ -117,31 +131,59 @@ async def run(
     long_name: str = "details.txt",
     game_id: int | None = None,
 ) -> Reply | None:
-    """Defer, run ``action``, deliver its reply. Returns the reply (None after an unexpected error).
+    """Run ``action`` and deliver its reply. Returns the reply (None after an unexpected error or
+    when Discord refused the acknowledgement of a click).
 
+    A click is acknowledged silently first. A slash command runs the core first, so its first
+    response is already public (accepted) or ephemeral (refused); only when the core has not
+    answered within ``DEFER_AFTER`` seconds is it deferred (Discord allows three seconds).
     ``game_id``: the game a component click is about, for the log if the core fails."""
-    bot = bot_of(interaction)
-    if style is Style.CLICK:
-        acknowledged = await delivery.defer(interaction, ephemeral=False, thinking=False)
-    else:
-        acknowledged = await delivery.defer(interaction, ephemeral=style is Style.PRIVATE, thinking=True)
-    if not acknowledged:
+    if style is Style.CLICK and not await delivery.defer(interaction, ephemeral=False, thinking=False):
         # Discord has shown the user "interaction failed" (usually an expired token): do nothing,
-        # so retrying the same command is safe.
+        # so retrying the same click is safe.
         return None
+    task = asyncio.create_task(_perform(interaction, action, what))
+    deferred = style is Style.CLICK
+    if not deferred:
+        done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+        if not done:
+            # Slow (a big board, a busy host): keep the interaction alive. A command that is public
+            # when accepted shows a public "thinking"; a refusal then replaces it privately.
+            deferred = await delivery.defer(interaction, ephemeral=style is Style.PRIVATE, thinking=True)
+            if not deferred:
+                log.warning("interaction %s could not be deferred; its public part goes to the channel", interaction.id)
     try:
-        reply = await action(await actor_for(interaction))
+        reply = await task
     except Exception:
         log_failure(interaction, what, game_id)
         await delivery.apologise(interaction)
         return None
-    finally:
-        bot.dispatcher.wake()  # the command may have added or moved a reminder
+    testhooks.after_core(what, reply)
     try:
-        await deliver(interaction, reply, style, long_name)
+        if deferred or style is Style.CLICK:
+            posted = await deliver(interaction, reply, style, long_name)
+        else:
+            posted = await respond(interaction, reply, style, long_name)
+        if not posted:
+            posted = await post_to_channel(interaction, reply)
+        if posted:
+            await announced(interaction, reply)
     except Exception:
         log_failure(interaction, what, reply.game_id)
     return reply
+
+
+async def _perform(interaction: discord.Interaction, action: Action, what: str) -> Reply:
+    try:
+        return await action(await actor_for(interaction))
+    finally:
+        bot_of(interaction).dispatcher.wake()  # the command may have added or moved a reminder
+
+
+async def announced(interaction: discord.Interaction, reply: Reply) -> None:
+    """The reply's public part is in the channel: its outbox row (and older ones) need no repair."""
+    if reply.outbox_id is not None:
+        await bot_of(interaction).conductor.announced(reply.outbox_id)
 
 
 def log_failure(interaction: discord.Interaction, what: str, game_id: int | None = None) -> None:
@@ -156,23 +198,55 @@ def log_failure(interaction: discord.Interaction, what: str, game_id: int | None
     )
 
 
-async def deliver(interaction: discord.Interaction, reply: Reply, style: Style, long_name: str = "details.txt") -> None:
+def _messages(reply: Reply, long_name: str) -> tuple[list[delivery.Outgoing], list[delivery.Outgoing]]:
     public = delivery.public_messages(reply, view_for(reply))
     private = delivery.private_messages(reply, long_name)
     if private:
         private[0].view = hand_moves(reply)
-    if style is Style.CLICK:  # acknowledged silently: there is no "thinking" message to replace
-        await delivery.send_all(interaction, public, ephemeral=False)
+    return public, private
+
+
+async def respond(interaction: discord.Interaction, reply: Reply, style: Style, long_name: str = "details.txt") -> bool:
+    """Answer a not yet acknowledged slash command with its reply: the first response is the public
+    message when the command was accepted and is public, else the private one (a refusal is never
+    shown in the channel, not even as "thinking"). Returns whether the public part, if any, was
+    posted (False: the caller posts it to the channel instead)."""
+    public, private = _messages(reply, long_name)
+    public_first = style is Style.PUBLIC and reply.ok and bool(public) and not reply.hide_command
+    if public_first:
+        if not await delivery.respond(interaction, public[0], ephemeral=False):
+            return False
+        await delivery.send_all(interaction, public[1:], ephemeral=False)
         await delivery.send_all(interaction, private, ephemeral=True)
-        return
+        return True
+    first = private[0] if private else delivery.Outgoing("Done." if reply.ok else "Nothing happened.")
+    if not await delivery.respond(interaction, first, ephemeral=True):
+        return not public
+    if public and not await delivery.followup(interaction, public[0], ephemeral=False):
+        return False
+    await delivery.send_all(interaction, public[1:], ephemeral=False)
+    await delivery.send_all(interaction, private[1:], ephemeral=True)
+    return True
+
+
+async def deliver(interaction: discord.Interaction, reply: Reply, style: Style, long_name: str = "details.txt") -> bool:
+    """Deliver a reply after a defer. Returns whether its public part, if any, was posted."""
+    public, private = _messages(reply, long_name)
+    if style is Style.CLICK:  # acknowledged silently: there is no "thinking" message to replace
+        posted = not public or await delivery.followup(interaction, public[0], ephemeral=False)
+        if posted:
+            await delivery.send_all(interaction, public[1:], ephemeral=False)
+        await delivery.send_all(interaction, private, ephemeral=True)
+        return posted
     # After a "thinking" defer, Discord may turn the next follow-up into the deferred message
     # itself (keeping the defer's visibility), so that message is filled or deleted first; else a
     # private follow-up could end up as the public answer. If neither works, the rest is not sent.
     first, rest_public, rest_private = _split_for_original(style, public, private, reply.ok)
     if first is not None:
-        cleared = await delivery.edit_original(interaction, first) or await delivery.delete_original(interaction)
+        filled = await delivery.edit_original(interaction, first)
+        cleared = filled or await delivery.delete_original(interaction)
     else:
-        cleared = await delivery.delete_original(interaction)
+        filled, cleared = False, await delivery.delete_original(interaction)
     if not cleared:
         log.warning(
             "deferred response of interaction %s could not be filled or removed; %d follow-ups not sent (game %s)",
@@ -180,9 +254,30 @@ async def deliver(interaction: discord.Interaction, reply: Reply, style: Style, 
             len(rest_public) + len(rest_private),
             reply.game_id,
         )
-        return
-    await delivery.send_all(interaction, rest_public, ephemeral=False)
+        return not public
+    if style is Style.PUBLIC and public and not filled:
+        await delivery.send_all(interaction, rest_private, ephemeral=True)
+        return False  # the board never reached the channel: the caller posts it there
+    posted = not rest_public or await delivery.followup(interaction, rest_public[0], ephemeral=False)
+    if posted:
+        await delivery.send_all(interaction, rest_public[1:], ephemeral=False)
     await delivery.send_all(interaction, rest_private, ephemeral=True)
+    return posted
+
+
+async def post_to_channel(interaction: discord.Interaction, reply: Reply) -> bool:
+    """The interaction could not carry the reply's public part (expired, deleted): post it to the
+    channel directly, so an accepted change is still announced. Returns whether it was posted."""
+    public = delivery.public_messages(reply, view_for(reply))
+    if not public or interaction.channel_id is None:
+        return not public
+    channel = interaction.client.get_partial_messageable(interaction.channel_id, guild_id=interaction.guild_id)
+    context = f"(game {reply.game_id}, after interaction {interaction.id} failed)"
+    if not await delivery.channel_send(channel, public[0], context):
+        return False
+    for message in public[1:]:
+        await delivery.channel_send(channel, message, context)
+    return True
 
 
 def _split_for_original(
@@ -213,16 +308,50 @@ def view_for(reply: Reply) -> discord.ui.View | None:
 
 
 async def new_in_thread(interaction: discord.Interaction, args: str) -> None:
-    """``/game new ... thread:true``: open a public thread here; the thread is the game's channel."""
-    bot = bot_of(interaction)
-    if not await delivery.defer(interaction, ephemeral=False, thinking=True):
-        return
+    """``/game new ... thread:true``: open a public thread here; the thread is the game's channel.
+
+    Like every slash command, answered once the outcome is known (a refusal privately, with the
+    unused thread deleted), unless opening the thread and the lobby takes longer than ``DEFER_AFTER``."""
     channel = interaction.channel
     if not isinstance(channel, discord.TextChannel):
-        await _private_only(
-            interaction, "Games get their own thread only from a text channel; run `/game new` without `thread` here."
-        )
+        text = "Games get their own thread only from a text channel; run `/game new` without `thread` here."
+        await delivery.respond(interaction, delivery.Outgoing(text), ephemeral=True)
         return
+    task = asyncio.create_task(_open_in_thread(interaction, channel, args))
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    deferred = not done and await delivery.defer(interaction, ephemeral=False, thinking=True)
+    try:
+        thread, reply = await task
+    except Exception:
+        log_failure(interaction, "/game new")
+        await delivery.apologise(interaction)
+        return
+    if thread is None:
+        if deferred:
+            await _private_only(interaction, reply.private)
+        else:
+            await delivery.respond(interaction, delivery.Outgoing(reply.private), ephemeral=True)
+        return
+    testhooks.after_core("/game new", reply)
+    note = delivery.Outgoing(f"{reply.public}\nThe game is in {thread.mention}.")
+    if deferred:
+        await delivery.edit_original(interaction, note)
+    else:
+        await delivery.respond(interaction, note, ephemeral=False)
+    public = delivery.public_messages(reply, view_for(reply))
+    posted = not public or await delivery.channel_send(thread, public[0], f"(new game {reply.game_id})")
+    for message in public[1:]:
+        await delivery.channel_send(thread, message, f"(new game {reply.game_id})")
+    if posted:
+        await announced(interaction, reply)
+    await delivery.send_all(interaction, delivery.private_messages(reply), ephemeral=True)
+
+
+async def _open_in_thread(
+    interaction: discord.Interaction, channel: discord.TextChannel, args: str
+) -> tuple[discord.Thread | None, Reply]:
+    """The new thread and the lobby's reply, or (None, the refusal) with no thread left behind."""
+    bot = bot_of(interaction)
     name = f"{args.split()[0] if args else 'game'} – {interaction.user.display_name}"[:100]
     try:
         thread = await channel.create_thread(
@@ -230,29 +359,23 @@ async def new_in_thread(interaction: discord.Interaction, args: str) -> None:
         )
     except discord.HTTPException as exc:
         log.warning("creating a thread in channel %s failed: %s", channel.id, exc)
-        await _private_only(
-            interaction,
+        text = (
             "I could not open a thread here (I need the Create Public Threads "
-            "permission). Try again without `thread`, or ask a moderator.",
+            "permission). Try again without `thread`, or ask a moderator."
         )
-        return
+        return None, Reply(ok=False, private=text)
     guild, thread_id = str(interaction.guild_id), str(thread.id)
     try:
         reply = await bot.conductor.handle(guild, thread_id, await actor_for(interaction), f"/game new {args}")
     except Exception:
-        log_failure(interaction, "/game new")
-        await delivery.apologise(interaction)
-        return
+        await delivery.attempt(thread.delete(), "delete unused thread")
+        raise
     finally:
         bot.dispatcher.wake()
     if not reply.ok:
         await delivery.attempt(thread.delete(), "delete unused thread")
-        await _private_only(interaction, reply.private)
-        return
-    await delivery.edit_original(interaction, delivery.Outgoing(f"{reply.public}\nThe game is in {thread.mention}."))
-    for message in delivery.public_messages(reply, view_for(reply)):
-        await delivery.channel_send(thread, message, f"(new game {reply.game_id})")
-    await delivery.send_all(interaction, delivery.private_messages(reply), ephemeral=True)
+        return None, reply
+    return thread, reply
 
 
 async def _private_only(interaction: discord.Interaction, text: str) -> None:

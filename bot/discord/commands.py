@@ -57,12 +57,9 @@ class GameCommands(
     async def leave(self, interaction: discord.Interaction) -> None:
         await bridge.slash(interaction, "/game leave")
 
-    @app_commands.command(description="Start the game (host)")
-    @app_commands.describe(seed="fixed random seed (for replays and tests)")
-    async def start(
-        self, interaction: discord.Interaction, seed: app_commands.Range[int, 0, 2**53] | None = None
-    ) -> None:
-        await bridge.slash(interaction, _join("/game start", f"seed={seed}" if seed is not None else None))
+    @app_commands.command(description="Start the game (host); the server draws the seed and commits to it")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game start")
 
     @app_commands.command(description="Who is playing, whose turn it is, the scores (only you see it)")
     async def status(self, interaction: discord.Interaction) -> None:

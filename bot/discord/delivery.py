@@ -158,9 +158,21 @@ async def followup(interaction: discord.Interaction, message: Outgoing, *, ephem
     )
 
 
-async def send_all(interaction: discord.Interaction, messages: Sequence[Outgoing], *, ephemeral: bool) -> None:
+async def respond(interaction: discord.Interaction, message: Outgoing, *, ephemeral: bool) -> bool:
+    """The interaction's first response, with the message itself (no "thinking" state)."""
+    if interaction.response.is_done():
+        return await followup(interaction, message, ephemeral=ephemeral)
+    return await attempt(
+        interaction.response.send_message(ephemeral=ephemeral, **message.kwargs()), "response", _where(interaction)
+    )
+
+
+async def send_all(interaction: discord.Interaction, messages: Sequence[Outgoing], *, ephemeral: bool) -> bool:
+    """Follow-ups in order; returns whether all of them were sent."""
+    sent = True
     for message in messages:
-        await followup(interaction, message, ephemeral=ephemeral)
+        sent = await followup(interaction, message, ephemeral=ephemeral) and sent
+    return sent
 
 
 async def channel_send(channel: discord.abc.Messageable, message: Outgoing, context: str = "") -> bool:

@@ -28,28 +28,45 @@ class TimerDispatcher:
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
+        self._firing = False
         self.fired = 0  # timers whose replies were handed to ``post`` (for tests and logs)
 
     def start(self) -> None:
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.create_task(self._run(), name="timer-dispatcher")
 
     def wake(self) -> None:
         """Re-read the next due time now (a command may have scheduled something sooner)."""
         self._wake.set()
 
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+    async def stop(self, grace: float = 0.0) -> None:
+        """Stop firing timers. A round of timers being fired and posted may finish first (at most
+        ``grace`` seconds); what is cut short stays in the database and the outbox for the next start."""
+        task, self._task = self._task, None
+        if task is None:
+            return
+        self._stopping = True
+        self._wake.set()
+        if self._firing and grace > 0:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(asyncio.shield(task), grace)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
 
     async def _run(self) -> None:
-        while True:
+        while not self._stopping:
             try:
                 await self._sleep_until_due()
-                await self.fire_once()
+                if self._stopping:
+                    return
+                self._firing = True
+                try:
+                    await self.fire_once()
+                finally:
+                    self._firing = False
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -57,7 +74,7 @@ class TimerDispatcher:
                 await asyncio.sleep(RETRY_AFTER_ERROR)
 
     async def _sleep_until_due(self) -> None:
-        while True:
+        while not self._stopping:
             self._wake.clear()  # cleared before reading, so a timer added meanwhile still wakes us
             timer = await self.conductor.store.next_timer()
             delay = self.max_sleep if timer is None else timer.due_at - self.conductor.clock()

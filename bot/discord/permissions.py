@@ -1,4 +1,5 @@
-"""Who is a moderator (Manage Channels, or the role set by ``/game config modrole``) and who owns the bot."""
+"""Who is a moderator (Manage Channels, or the role set by ``/game config modrole``), who manages the
+server, and who owns the bot."""
 
 from __future__ import annotations
 
@@ -18,7 +19,15 @@ async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
     if interaction.guild_id is None or interaction.channel_id is None:
         return False
     role = await store.channel_setting(str(interaction.guild_id), str(interaction.channel_id), "modrole")
-    return role is not None and role.isdigit() and int(role) in role_ids(interaction.user)
+    if role is None or not role.isdigit() or int(role) == interaction.guild_id:
+        return False  # @everyone (its id is the guild's) never makes everyone a moderator
+    return int(role) in role_ids(interaction.user)
+
+
+def manages_server(interaction: discord.Interaction) -> bool:
+    """Manage Server or Administrator: may change server-wide settings (the moderator role everywhere)."""
+    permissions = interaction.permissions
+    return bool(permissions.manage_guild or permissions.administrator)
 
 
 def role_ids(user: discord.User | discord.Member) -> set[int]:

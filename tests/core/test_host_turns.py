@@ -159,13 +159,15 @@ async def test_a_late_done_after_the_end_is_accepted_and_nothing_else_is(host, s
         assert (await say(host, MOD, "/game skip")).ok
     game = (await store.all_games())[-1]
     assert game.status == "finished"
+    logged = len(await store.moves(game.id))
     late = await say(host, ANN, "/tt done")
     assert late.ok and late.public == "" and "over" in late.private
     refused = await say(host, BOB, "/tt place A1")
     assert refused.error == R.FINISHED
     row = await store.get_game(game.id)
     assert row.status == "finished" and row.state == game.state
-    assert (await store.moves(game.id))[-1].text == "/tt done"
+    # A no-op is answered but not stored: the version and the log stay as they were.
+    assert row.version == game.version and len(await store.moves(game.id)) == logged
     from bot.check import check_store
 
     assert [f.kind for f in await check_store(store)] == ["ok"]

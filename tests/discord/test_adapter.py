@@ -89,7 +89,7 @@ async def test_autocomplete_offers_only_legal_values_fast(world: tuple[FakeDisco
                 user, text, {"game": "tiny-towns", "options": "buildings=first-game"} if text == "game new" else None
             )
         )
-    await settle(await fake.slash(F.ANN, "game start", {"seed": 5}))
+    await settle(await fake.slash(F.ANN, "game start"))
     started = time.monotonic()
     resources = await fake.autocomplete(F.ANN, "tt announce", {"resource": ""}, focused="resource")
     assert time.monotonic() - started < 2.0  # Discord allows 3 s; typically a few ms
@@ -110,7 +110,7 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
     table = fake.extra_channels[0]
     await settle(await fake.slash(F.ANN, "game new", {"game": "trains"}, channel=table))
     await settle(await fake.slash(F.BOB, "game join", channel=table))
-    start = await settle(await fake.slash(F.ANN, "game start", {"seed": 3}, channel=table))
+    start = await settle(await fake.slash(F.ANN, "game start", channel=table))
     board = only(start.public)
     assert {"mv:pass", "mv:end"} <= {":".join(c.split(":")[3:5]) for c in board.custom_ids}
     hexes = await fake.autocomplete(F.ANN, "trains start", {"hex": "e"}, focused="hex", channel=table)
@@ -159,7 +159,7 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
         await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game"}, channel=table)
     )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
-    await settle(await fake.slash(F.ANN, "game start", {"seed": 8}, channel=table))
+    await settle(await fake.slash(F.ANN, "game start", channel=table))
     before = read_game(bot.db_path, table)
 
     # An expired interaction: the callback is refused, so nothing may happen (retrying is safe).
@@ -195,7 +195,7 @@ async def test_timer_posts_without_permission_are_logged_not_fatal(world: tuple[
     )
     await settle(await fake.slash(F.BOB, "game join", channel=F.QUIET))
     await settle(await fake.slash(F.MOD, "game config reminder", {"hours": "0.0002"}, channel=F.QUIET))
-    started = await settle(await fake.slash(F.ANN, "game start", {"seed": 2}, channel=F.QUIET))
+    started = await settle(await fake.slash(F.ANN, "game start", channel=F.QUIET))
     assert started.public  # answers to interactions need no Send Messages permission
     await fake.wait_until(
         lambda: any(r.status == 403 for r in fake.requests_to("POST", rf"/channels/{F.QUIET}/messages$")), 10
@@ -232,7 +232,7 @@ async def test_keeping_a_monument_is_answered_only_to_its_owner(world: tuple[Fak
         )
     )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
-    await settle(await fake.slash(F.ANN, "game start", {"seed": 4}, channel=table))
+    await settle(await fake.slash(F.ANN, "game start", channel=table))
     game = read_game(bot.db_path, table)
     spec = games.get_game("tiny-towns")
     keep = next(m for m in spec.legal_moves(game.state, 0) if m.get(MOVE_KEY) == "monument")

@@ -41,13 +41,13 @@ async def started(host: Conductor) -> None:
     for actor, text in [
         (ANN, "/game new tiny-towns buildings=first-game"),
         (BOB, "/game join"),
-        (ANN, "/game start seed=4"),
+        (ANN, "/game start"),
     ]:
         assert (await say(host, actor, text)).ok
 
 
 async def test_replace_with_bot_hands_the_seat_to_the_ai_which_moves_at_once(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     await started(host)
     assert (await say(host, ANN, "/tt announce wood")).ok
     assert (await say(host, ANN, "/tt place A1")).ok  # now only bob must act
@@ -74,7 +74,7 @@ async def test_replace_with_bot_hands_the_seat_to_the_ai_which_moves_at_once(sto
 
 
 async def test_replace_with_bot_needs_a_running_game(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     assert (await replace_with_bot(host, MOD, "ann")).error == R.NO_GAME
     assert (await say(host, ANN, "/game new tiny-towns")).ok
     lobby = await replace_with_bot(host, MOD, "ann")
@@ -82,7 +82,7 @@ async def test_replace_with_bot_needs_a_running_game(store: Store) -> None:
 
 
 async def test_a_click_is_refused_as_stale_by_the_core_unless_its_game_and_version_are_current(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     await started(host)
     drawn = await say(host, ANN, "/tt announce wood")
     assert drawn.ok and drawn.game_id is not None and drawn.version is not None
@@ -101,7 +101,7 @@ async def test_a_click_is_refused_as_stale_by_the_core_unless_its_game_and_versi
 
 
 async def test_a_click_may_name_a_bare_verb_of_the_games_own_group(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     await started(host)
     reply = await say(host, ANN, "/tt announce wood")
     assert reply.ok and reply.game_id is not None and reply.version is not None
@@ -113,7 +113,7 @@ async def test_a_click_may_name_a_bare_verb_of_the_games_own_group(store: Store)
 
 
 async def test_the_move_menu_and_the_hand_carry_the_callers_legal_moves(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     await started(host)
     status = await say(host, ANN, "/game status")
     assert status.game_id is not None and status.version is not None
@@ -127,7 +127,7 @@ async def test_the_move_menu_and_the_hand_carry_the_callers_legal_moves(store: S
 
 
 async def test_players_rules_topics_and_open_game_for_autocomplete(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     assert await host.players(GUILD, CHANNEL) == [] and not await host.has_open_game(GUILD, CHANNEL)
     assert await host.rules_topics(GUILD, CHANNEL, None) == []
     assert await host.rules_topics(GUILD, CHANNEL, "trains")  # a named game needs no channel game
@@ -140,7 +140,7 @@ async def test_players_rules_topics_and_open_game_for_autocomplete(store: Store)
 
 async def test_a_deadline_reply_carries_the_humans_it_waits_for(store: Store) -> None:
     now = [1000.0]
-    host = Conductor(store, render_images=False, clock=lambda: now[0])
+    host = Conductor(store, seed_source=lambda: 4, render_images=False, clock=lambda: now[0])
     await started(host)
     assert (await say(host, MOD, "/game config deadline 2")).ok
     assert (await say(host, ANN, "/tt announce wood")).ok
@@ -152,7 +152,7 @@ async def test_a_deadline_reply_carries_the_humans_it_waits_for(store: Store) ->
 
 async def test_fired_timers_carry_their_kind(store: Store) -> None:
     now = [1000.0]
-    host = Conductor(store, render_images=False, clock=lambda: now[0])
+    host = Conductor(store, seed_source=lambda: 4, render_images=False, clock=lambda: now[0])
     await started(host)
     assert (await say(host, MOD, "/game config reminder 1")).ok
     assert (await say(host, MOD, "/game config deadline 2")).ok
@@ -168,7 +168,7 @@ async def test_fired_timers_carry_their_kind(store: Store) -> None:
 
 
 async def test_dispatcher_wakes_early_for_a_new_timer_and_survives_a_failing_post(store: Store) -> None:
-    host = Conductor(store, render_images=False)
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
     posted: list[tuple[str, str]] = []
 
     async def post(kind: str, guild: str, channel: str, reply: Reply) -> None:
