@@ -11,6 +11,7 @@ from typing import Any, Literal
 from bot import lobby, moderation, table
 from bot import replies as R
 from bot.host import Change, Ctx, Refusal
+from bot.names import AmbiguousPlayer, shown
 from bot.replies import Reply
 
 # anyone; player: seated in the game; host: the game's host or a moderator; moderator: moderators only.
@@ -20,6 +21,9 @@ Needs = Literal["nothing", "open", "latest"]
 Handler = Callable[[Ctx], Awaitable[Reply | Change]]
 ArgParser = Callable[[list[str], Ctx], Any]
 BOT_LEVELS = ("0", "1")
+# Every count and move number a game reaches fits in this many digits; more is a typo or an attack
+# (int() refuses strings of more than 4,300 digits).
+MAX_DIGITS = 6
 
 
 def no_args(words: list[str], ctx: Ctx) -> None:
@@ -30,10 +34,25 @@ def words(words: list[str], ctx: Ctx) -> list[str]:
     return words
 
 
+def whole_number(word: str, what: str, usage: str) -> int:
+    """``word`` as a whole number: ASCII digits only, at most ``MAX_DIGITS`` of them; otherwise a
+    refusal that names ``what`` and ends with ``usage``. (``str.isdigit`` also takes "²", which int()
+    then rejects, and int() reads "٣" as 3.)"""
+    if not (word.isascii() and word.isdigit()):
+        raise Refusal(R.BAD_COMMAND, f'{what} is written with the digits 0-9, not "{shown(word)}". {usage}')
+    if len(word) > MAX_DIGITS:
+        raise Refusal(R.BAD_COMMAND, f"{what} has at most {MAX_DIGITS} digits. {usage}")
+    return int(word)
+
+
 def _player(word: str, ctx: Ctx) -> int:
-    seat = ctx.game.find_seat(word)
+    """The seat ``word`` names; refused when it names nobody, or two seats by their shared name."""
+    try:
+        seat = ctx.game.find_seat(word)
+    except AmbiguousPlayer as ambiguous:
+        raise Refusal(R.BAD_COMMAND, ambiguous.message) from None
     if seat is None:
-        raise Refusal(R.BAD_COMMAND, f'No player "{word}" here. Players: {", ".join(ctx.game.names)}.')
+        raise Refusal(R.BAD_COMMAND, f'No player "{shown(word)}" here. Players: {", ".join(ctx.game.names)}.')
     return seat
 
 
@@ -47,36 +66,40 @@ def player(usage: str) -> ArgParser:
 
 
 def board_focus(words: list[str], ctx: Ctx) -> int | None:
+    return _player(words[0], ctx) if words else None
+
+
+def optional_player_word(words: list[str], ctx: Ctx) -> str | None:
+    """The player word as typed (the handler looks it up), once it names exactly one seat."""
     if not words:
         return None
-    seat = ctx.game.find_seat(words[0])
-    if seat is None:
-        raise Refusal(R.BAD_COMMAND, f'No player "{words[0]}" in this game. Players: {", ".join(ctx.game.names)}.')
-    return seat
-
-
-def optional_word(words: list[str], ctx: Ctx) -> str | None:
-    return words[0] if words else None
+    _player(words[0], ctx)
+    return words[0]
 
 
 def history_count(words: list[str], ctx: Ctx) -> int:
     if not words:
         return 10
-    if not words[0].isdigit() or int(words[0]) < 1:
-        raise Refusal(R.BAD_COMMAND, "History takes a number of moves, e.g. `/game history 20`.")
-    return min(int(words[0]), 100)
+    usage = "Use `/game history <number of moves>`, e.g. `/game history 20` (at most 100 are shown)."
+    count = whole_number(words[0], "The number of moves", usage)
+    if count < 1:
+        raise Refusal(R.BAD_COMMAND, f"History shows at least 1 move. {usage}")
+    return min(count, 100)
 
 
 def move_number(words: list[str], ctx: Ctx) -> int | None:
-    """The handler knows the log's length and words the refusal with the allowed range."""
-    return int(words[0]) if words and words[0].isdigit() else None
+    """None without a number: the handler knows the log's length and words that refusal with the
+    allowed range (and refuses numbers past the end)."""
+    if not words:
+        return None
+    return whole_number(words[0], "A move number", "Use `/game rollback <move number>`, e.g. `/game rollback 12`.")
 
 
 def bot_level(words: list[str], ctx: Ctx) -> int:
     if not words:
         return 1
     if words[0] not in BOT_LEVELS:
-        raise Refusal(R.BAD_COMMAND, "Bot level is 0 (random) or 1 (normal).")
+        raise Refusal(R.BAD_COMMAND, f'Bot level is 0 (random) or 1 (normal), not "{shown(words[0])}".')
     return int(words[0])
 
 
@@ -151,7 +174,7 @@ COMMANDS: dict[str, GameCommand] = {
         GameCommand("undo", "anyone", "open", table.undo),
         GameCommand("export", "anyone", "latest", table.export_game),
         GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
-        GameCommand("skip", "moderator", "open", moderation.skip, optional_word),
+        GameCommand("skip", "moderator", "open", moderation.skip, optional_player_word),
         GameCommand("rollback", "moderator", "open", table.rollback, move_number),
         GameCommand("list", "anyone", "nothing", lobby.list_games),
         GameCommand("mygames", "anyone", "nothing", lobby.mygames),

@@ -355,7 +355,7 @@ class Conductor:
                 finished=game.row.status in ("finished", "aborted"),
                 outbox_id=entries[-1].id,
             )
-            if any(e.announcement.board for e in entries) and game.started_state is not None:
+            if game.started_state is not None:  # the latest state, whatever the lost posts showed
                 reply.images = await self._board_images(game, game.row.status == "finished")
             posts.append((game.row.guild_id, game.row.channel_id, self._stamp(reply, game)))
         return posts

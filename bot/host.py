@@ -65,12 +65,23 @@ class Table:
         return Reply.refuse(kind, message, self.row.id, self.row.version)
 
     def find_seat(self, word: str) -> int | None:
-        """The seat a player argument names: a mention, a user id or a display name."""
+        """The seat a player argument names: a mention or user id, a seat number (``#2``, counted
+        from 1) or a display name (in any case). None when it names nobody. A name two seats share
+        (two players called "bob") raises ``bot.names.AmbiguousPlayer``: never one picked silently."""
+        from bot.names import AmbiguousPlayer, name_key, seat_number
+
         wanted = mention_id(word)
         for seat in self.seats:
-            if wanted == seat.user_id or word.lstrip("@").lower() == seat.display_name.lower():
+            if seat.user_id == wanted:
                 return seat.seat
-        return None
+        number = seat_number(word)
+        if number is not None and any(seat.seat == number for seat in self.seats):
+            return number
+        key = name_key(word.lstrip("@"))
+        named = [seat.seat for seat in self.seats if name_key(seat.display_name) == key]
+        if len(named) > 1:
+            raise AmbiguousPlayer(word, named)
+        return named[0] if named else None
 
 
 @dataclass(frozen=True)

@@ -126,6 +126,7 @@ _FILLER = {"of", "the", "of the"}
 # added, so a too-wide prefix settles a long text without measuring all of it, cuts are found by
 # binary search, and only the words a line break can reach are measured again after a cut.
 _PROBE = 128  # longer texts are first measured by this prefix, and never cached
+_LONG_WORD = 48  # longer words too wide for a line are cut at once, not one letter at a time
 
 
 @lru_cache(maxsize=4096)
@@ -134,9 +135,9 @@ def _fit_lines(text: str, size: int, width: int, max_lines: int) -> tuple[str, .
         return (text,)
     words = [w for w in text.split() if w.lower() not in _FILLER] or text.split()
     # Shorten the longest word (the leftmost of equals) by one letter at a time until the words
-    # wrap. A word too wide even alone is cut at once to its first too-wide prefix: the steps
+    # wrap. A long word too wide even alone is cut at once to its first too-wide prefix: the steps
     # skipped would all have failed, so the outcome is the same.
-    words = [_too_wide_part(word, size, width) for word in words]
+    words = [_too_wide_part(word, size, width) if len(word) > _LONG_WORD else word for word in words]
     longest_first = [(-len(word.rstrip(".")), i) for i, word in enumerate(words)]
     heapq.heapify(longest_first)
     lines, reached = _wrap_reached(words, size, width, max_lines)

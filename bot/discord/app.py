@@ -180,23 +180,23 @@ class ConductorBot(discord.Client):
         await self.close()
 
     async def close(self) -> None:
-        """Close in dependency order: timers (a round being posted may finish), the gateway and HTTP
-        session, then the database and the render pool. Safe to call more than once."""
+        """Stop the timers (a round being posted may finish), release the database and the render
+        pool, then close the gateway and HTTP session: discord.py's ``run`` returns as soon as the
+        gateway is closed, so nothing after that point would be sure to run. Safe to call twice."""
         self.draining = True
-        if hasattr(self, "dispatcher"):
-            await self.dispatcher.stop(grace=DRAIN_SECONDS)
+        if not self._released:
+            self._released = True
+            if hasattr(self, "dispatcher"):
+                await self.dispatcher.stop(grace=DRAIN_SECONDS)
+            if self.stall is not None:
+                self.stall.stop()
+            if hasattr(self, "store"):
+                with contextlib.suppress(Exception):
+                    await self.store.close()
+            if self.render_pool is not None:  # absent if setup_hook never ran
+                self.render_pool.shutdown(wait=False, cancel_futures=True)
+            log.info("database closed; disconnecting")
         await super().close()
-        if self._released:
-            return
-        self._released = True
-        if self.stall is not None:
-            self.stall.stop()
-        if hasattr(self, "store"):
-            with contextlib.suppress(Exception):
-                await self.store.close()
-        if self.render_pool is not None:  # absent if setup_hook never ran
-            self.render_pool.shutdown(wait=False, cancel_futures=True)
-        log.info("closed")
 
     # ----- clicks and timers ---------------------------------------------------------------
 

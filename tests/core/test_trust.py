@@ -84,26 +84,30 @@ async def test_announcements_survive_a_crash_between_commit_and_post(tmp_path) -
     once, from ``repair``, with the latest board."""
     path = tmp_path / "crash.db"
     store = await Store.open(path)
-    host = Conductor(store, render_images=True, seed_source=lambda: 42)
-    await started_two_player(host)
-    reply = await say(host, ANN, "/tt announce wood")
-    assert reply.ok and reply.outbox_id is not None
-    await host.announced(reply.outbox_id)
-    lost = await say(host, ANN, "/tt place A1")  # committed, but the process "dies" before posting
-    assert lost.ok and lost.outbox_id is not None
-    await store.close()
+    try:
+        host = Conductor(store, render_images=True, seed_source=lambda: 42)
+        await started_two_player(host)
+        reply = await say(host, ANN, "/tt announce wood")
+        assert reply.ok and reply.outbox_id is not None
+        await host.announced(reply.outbox_id)
+        lost = await say(host, ANN, "/tt place A1")  # committed, but the process "dies" before posting
+        assert lost.ok and lost.outbox_id is not None
+    finally:
+        await store.close()
     store = await Store.open(path)
-    host = Conductor(store, render_images=True, seed_source=lambda: 42)
-    posts = await host.repair()
-    assert [(guild, channel) for guild, channel, _ in posts] == [(GUILD, CHANNEL)]
-    post = posts[0][2]
-    assert post.public == lost.public  # only what was never posted; "names wood" was
-    assert post.images and post.images[0].data.startswith(b"\x89PNG")
-    assert post.outbox_id == lost.outbox_id and post.status == "active"
-    assert post.outbox_id is not None
-    await host.announced(post.outbox_id)
-    assert await host.repair() == []  # posted once
-    await store.close()
+    try:
+        host = Conductor(store, render_images=True, seed_source=lambda: 42)
+        posts = await host.repair()
+        assert [(guild, channel) for guild, channel, _ in posts] == [(GUILD, CHANNEL)]
+        post = posts[0][2]
+        assert post.public == lost.public  # only what was never posted; "names wood" was
+        assert post.images and post.images[0].data.startswith(b"\x89PNG")  # the latest board
+        assert post.outbox_id == lost.outbox_id and post.status == "active"
+        assert post.outbox_id is not None
+        await host.announced(post.outbox_id)
+        assert await host.repair() == []  # posted once
+    finally:
+        await store.close()
 
 
 async def test_repair_plays_a_due_bot_turn_and_restores_reminders(host: Conductor, store: Store) -> None:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import re
 import sqlite3
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +56,30 @@ def read_game(db: Path, channel: int | None = None) -> GameRow:
             )
         ]
     return GameRow(gid, version, status, json.loads(state) if state else None, seats)
+
+
+async def poll(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Until ``predicate`` holds (for what only the database shows; the fake is not told about it)."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.1)
+
+
+def pending_announcements(db: Path, channel: int) -> int:
+    """Outbox rows of the channel's games not yet marked posted."""
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        (count,) = conn.execute(
+            "SELECT COUNT(*) FROM outbox JOIN games ON games.id = outbox.game_id "
+            "WHERE games.channel_id = ? AND outbox.posted_at IS NULL",
+            (str(channel),),
+        ).fetchone()
+    return int(count)
+
+
+def timer_kinds(db: Path, game_id: int) -> list[str]:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        return sorted(kind for (kind,) in conn.execute("SELECT kind FROM timers WHERE game_id = ?", (game_id,)))
 
 
 def legal_texts(row: GameRow, seat: int) -> list[str]:

@@ -155,7 +155,7 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
     assert idle is not None
     before = read_game(db)
     refused = await (await fake.slash(idle, "tt announce", {"resource": "wood"})).settle()
-    assert_private_refusal(refused, "not your turn|cannot|only")
+    assert_private_refusal(refused, "not your turn|cannot|only|already")
     typo = await (await fake.slash(F.ANN, "tt place", {"square": "Z9"})).settle()
     assert_private_refusal(typo, "not a square")
     after = read_game(db)

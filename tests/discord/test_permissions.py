@@ -7,7 +7,8 @@ from typing import Any
 
 import discord
 
-from bot.discord.permissions import is_moderator, is_owner
+from bot.discord.bridge import actor_for
+from bot.discord.permissions import is_moderator, is_owner, manages_server
 from storage import Store
 
 
@@ -53,3 +54,31 @@ async def test_owner_is_from_settings_or_the_application() -> None:
     assert await is_owner(interaction(user_id=2, owner=1), (2, 3))  # OWNER_IDS
     assert await is_owner(interaction(user_id=4, owner=1, team=(4, 9)), ())
     assert not await is_owner(interaction(user_id=1, owner=1, team=(4, 9)), ())  # a team owns it
+
+
+async def test_actor_manages_server_with_manage_server_or_administrator(tmp_path) -> None:
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        for permissions, expected in [
+            (discord.Permissions(manage_channels=True), False),  # a channel moderator, not a server manager
+            (discord.Permissions(manage_guild=True), True),
+            (discord.Permissions(administrator=True), True),
+            (discord.Permissions.none(), False),
+        ]:
+            member = interaction()
+            member.permissions = permissions
+            member.user.display_name = "ann"
+            member.client = SimpleNamespace(store=store)
+            assert manages_server(member) is expected
+            assert (await actor_for(member)).manages_server is expected
+    finally:
+        await store.close()
+
+
+async def test_everyone_as_the_moderator_role_makes_nobody_a_moderator(tmp_path) -> None:
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        await store.set_channel_setting("10", "*", "modrole", "10")  # the @everyone role's id is the guild's
+        assert not await is_moderator(interaction(roles=(10,)), store)
+    finally:
+        await store.close()
