@@ -25,12 +25,13 @@ from bot.command_table import COMMANDS, GameCommand, permission_refusal
 from bot.commit import settle
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
 from bot.moves import move
+from bot.names import clean_display_name
 from bot.reminders import fire, plan_turn_timers
 from bot.replies import Actor, ImageOut, Reply
 from bot.table import labelled_moves
-from games.base import GameSpec
+from games.base import GameSpec, IllegalMove
 from games.notation import suggest
-from storage import Announcement, OutboxRow, StaleVersion, Store
+from storage import Announcement, GameRow, OutboxRow, StaleVersion, Store, TableRow
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
@@ -38,6 +39,15 @@ STALE_CLICK = (
     "This board is out of date: the game has moved on since these buttons were posted. Use the latest "
     "message or `/game status`."
 )
+
+
+class DamagedGame(Exception):
+    """The channel's open game cannot be loaded (an undecodable row, an engine that no longer imports)."""
+
+    def __init__(self, row: GameRow, reason: str) -> None:
+        super().__init__(reason)
+        self.row = row
+        self.reason = reason
 
 
 class Conductor:
@@ -99,6 +109,9 @@ class Conductor:
         names: Mapping[str, str],
         expected: tuple[int, int] | None,
     ) -> Reply:
+        # Names arrive from Discord, the console and files: valid, printable and capped before anything uses them.
+        actor = replace(actor, name=clean_display_name(actor.name))
+        names = {user: clean_display_name(name) for user, name in names.items()}
         words = text.strip().split()
         bare_verb = expected is not None and bool(words) and not words[0].startswith("/")
         if not words or not (words[0].startswith("/") or bare_verb):
@@ -133,7 +146,10 @@ class Conductor:
         async with self._lock(guild_id, channel_id):
             game: Table | None = None
             for _ in range(RETRIES_ON_STALE):
-                game = await self._table(guild_id, channel_id)
+                try:
+                    game = await self._table(guild_id, channel_id)
+                except DamagedGame as damaged:
+                    return await self._damaged(damaged, command, actor, expected)
                 if expected is not None and (game is None or (game.row.id, game.row.version) != expected):
                     return Reply.refuse(
                         R.STALE, STALE_CLICK, game.row.id if game else None, game.row.version if game else None
@@ -162,6 +178,29 @@ class Conductor:
                 game.row.id if game else None,
                 game.row.version if game else None,
             )
+
+    async def _damaged(
+        self, damaged: DamagedGame, command: GameCommand | None, actor: Actor, expected: tuple[int, int] | None
+    ) -> Reply:
+        """A game whose row or engine is broken is isolated: everything refuses except a moderator's abort."""
+        row = damaged.row
+        if expected is not None and (row.id, row.version) != expected:
+            return Reply.refuse(R.STALE, STALE_CLICK, row.id, row.version)
+        if command is not None and command.name == "abort" and actor.is_moderator:
+            aborted, _ = await self.store.commit(row, status="aborted", cancel_timers="all")
+            return Reply(
+                public=f"{actor.name} aborted the damaged game ({damaged.reason}).",
+                game_id=row.id,
+                version=aborted.version,
+                finished=True,
+                status="aborted",
+            )
+        return Reply.refuse(
+            R.DAMAGED,
+            f"This channel's game can't be played: {damaged.reason}. A moderator can end it with `/game abort`.",
+            row.id,
+            row.version,
+        )
 
     async def _without_game(self, command: GameCommand, ctx: Ctx, words: list[str]) -> Reply:
         try:
@@ -279,7 +318,7 @@ class Conductor:
 
     async def labelled_commands(self, guild_id: str, channel_id: str, user_id: str) -> list[tuple[str, str]]:
         """(canonical text, short label) for every legal move of ``user_id`` now; the label may be empty."""
-        game = await self._table(guild_id, channel_id)
+        game = await self._readable_table(guild_id, channel_id)
         if game is None or game.row.status != "active":
             return []
         seat = game.seat_of(user_id)
@@ -287,7 +326,7 @@ class Conductor:
 
     async def move_menu(self, guild_id: str, channel_id: str, actor: Actor, game_id: int, version: int) -> Reply:
         """The sender's legal moves for a menu, or the stale refusal if the menu's board is old."""
-        game = await self._table(guild_id, channel_id)
+        game = await self._readable_table(guild_id, channel_id)
         if game is None or (game.row.id, game.row.version) != (game_id, version):
             return Reply.refuse(R.STALE, STALE_CLICK, game.row.id if game else None, game.row.version if game else None)
         seat = game.seat_of(actor.user_id)
@@ -302,7 +341,7 @@ class Conductor:
 
     async def players(self, guild_id: str, channel_id: str) -> list[tuple[str, str, bool]]:
         """(user id, display name, is a bot) for the seats of the channel's open game."""
-        game = await self._table(guild_id, channel_id)
+        game = await self._readable_table(guild_id, channel_id)
         if game is None or game.row.status not in ("lobby", "active"):
             return []
         return [(s.user_id, s.display_name, s.kind == "bot") for s in game.seats]
@@ -310,7 +349,7 @@ class Conductor:
     async def rules_topics(self, guild_id: str, channel_id: str, slug: str | None) -> list[str]:
         """Rules topics of the named game, else of the channel's game."""
         if not slug:
-            game = await self._table(guild_id, channel_id)
+            game = await self._readable_table(guild_id, channel_id)
             return list(game.spec.rules_help) if game is not None else []
         try:
             return list(games.get_game(slug).rules_help)
@@ -322,7 +361,7 @@ class Conductor:
 
     async def channel_game(self, guild_id: str, channel_id: str) -> Table | None:
         """The channel's open game (read-only use by tools and tests)."""
-        game = await self._table(guild_id, channel_id)
+        game = await self._readable_table(guild_id, channel_id)
         return game if game is not None and game.row.status in ("lobby", "active") else None
 
     # ----- the outbox and start-up repair ------------------------------------------------------
@@ -346,7 +385,13 @@ class Conductor:
             found = await self.store.table_by_id(game_id)
             if found is None:
                 continue
-            game = Table.of(found, games.get_game(found.game.game))
+            try:
+                loaded = self._load(found)
+            except DamagedGame:
+                continue
+            if loaded is None:
+                continue
+            game = loaded
             reply = Reply(
                 public="\n".join(e.announcement.text for e in entries),
                 pings=entries[-1].announcement.pings,
@@ -364,7 +409,12 @@ class Conductor:
         found = await self.store.table_by_id(game_id)
         if found is None or found.game.status != "active" or found.game.paused or found.game.state is None:
             return
-        game = Table.of(found, games.get_game(found.game.game))
+        try:
+            game = self._load(found)
+        except DamagedGame:
+            return  # listed as damaged; a moderator aborts it
+        if game is None:
+            return
         status = game.spec.status(found.game.state)
         bots = {s.seat for s in game.seats if s.kind == "bot"}
         if any(seat in bots for seat in status.to_act):
@@ -402,7 +452,12 @@ class Conductor:
         found = await self.store.table_by_id(game_id)
         if found is None:
             return None
-        game = Table.of(found, games.get_game(found.game.game))
+        try:
+            game = self._load(found)
+        except DamagedGame:
+            return None
+        if game is None:
+            return None
         result = fire(kind, game)
         if result is None or isinstance(result, Reply):
             return self._stamp(result, game) if result is not None else None
@@ -430,8 +485,29 @@ class Conductor:
         )
 
     async def _table(self, guild_id: str, channel_id: str) -> Table | None:
+        """The channel's game; a damaged one that is still open raises DamagedGame (a closed one
+        is as good as none)."""
         found = await self.store.table(guild_id, channel_id)
-        return Table.of(found, games.get_game(found.game.game)) if found is not None else None
+        return self._load(found) if found is not None else None
+
+    async def _readable_table(self, guild_id: str, channel_id: str) -> Table | None:
+        """For queries (autocomplete, menus): a damaged game offers nothing."""
+        try:
+            return await self._table(guild_id, channel_id)
+        except DamagedGame:
+            return None
+
+    def _load(self, found: TableRow) -> Table | None:
+        row = found.game
+        reason = row.damaged
+        if reason is None:
+            try:
+                return Table.of(found, games.get_game(row.game))
+            except IllegalMove:
+                reason = f"its game ({row.game}) cannot be loaded"
+        if row.status in ("lobby", "active"):
+            raise DamagedGame(row, reason)
+        return None
 
     def _lock(self, guild_id: str, channel_id: str) -> asyncio.Lock:
         return self._locks.setdefault((guild_id, channel_id), asyncio.Lock())

@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import rendering
+from bot.names import AmbiguousPlayer, name_key, seat_number
 from bot.replies import Actor, Reply
-from games.base import Event, GameSpec, GameStatus, State, Status
+from games.base import NAMES_KEY, Event, GameSpec, GameStatus, State, Status
 from storage import GameRow, MoveRecord, NewTimer, SeatRow, Store, TableRow
 
 Draw = Callable[..., Awaitable[bytes]]
@@ -54,6 +55,14 @@ class Table:
         return [seat.display_name for seat in self.seats]
 
     @property
+    def setup_names(self) -> list[str]:
+        """The names the game was set up with (its state keeps them under NAMES_KEY): a substitute
+        changes who holds a seat, not the game, so undo, rollback and check re-play with these."""
+        state = self.row.state
+        names = state.get(NAMES_KEY) if state is not None else None
+        return list(names) if isinstance(names, list) else self.names
+
+    @property
     def started_state(self) -> State | None:
         """The state of an active or finished game (None in the lobby and for aborted games)."""
         return self.row.state if self.row.status in ("active", "finished") else None
@@ -68,7 +77,6 @@ class Table:
         """The seat a player argument names: a mention or user id, a seat number (``#2``, counted
         from 1) or a display name (in any case). None when it names nobody. A name two seats share
         (two players called "bob") raises ``bot.names.AmbiguousPlayer``: never one picked silently."""
-        from bot.names import AmbiguousPlayer, name_key, seat_number
 
         wanted = mention_id(word)
         for seat in self.seats:

@@ -11,7 +11,7 @@ from bot.reminders import lobby_expiry
 from bot.replies import Reply
 from games.base import IllegalMove
 from games.options import format_options, parse_options
-from storage import ChannelBusy, SeatRow
+from storage import ChannelBusy, GameRow, SeatRow
 
 
 async def new(ctx: Ctx) -> Reply:
@@ -40,7 +40,7 @@ async def new(ctx: Ctx) -> Reply:
         )
     except ChannelBusy:
         existing = await ctx.store.open_game(ctx.guild_id, ctx.channel_id)
-        what = f"a {games.get_game(existing.game).name} {existing.status}" if existing else "a game"
+        what = f"a {game_name(existing.game)} {existing.status}" if existing else "a game"
         return Reply.refuse(
             R.BAD_COMMAND,
             f"This channel already has {what}. Finish it or `/game abort` it first, or open a thread for a new game.",
@@ -135,26 +135,46 @@ async def start(ctx: Ctx) -> Reply | Change:
     )
 
 
+def game_name(slug: str) -> str:
+    try:
+        return games.get_game(slug).name
+    except IllegalMove:
+        return slug  # a game whose engine no longer loads still has a name to show
+
+
+def summary(row: GameRow) -> str | None:
+    """One line on an active game, or None when it is damaged (undecodable, or its engine is gone)."""
+    if row.damaged is not None or row.state is None:
+        return None
+    try:
+        return games.get_game(row.game).status(row.state).summary
+    except Exception:  # one broken game must not break the list for the whole server
+        return None
+
+
 async def list_games(ctx: Ctx) -> Reply:
     lines = []
     for row in await ctx.store.list_games(ctx.guild_id):
-        spec = games.get_game(row.game)
-        where = f"<#{row.channel_id}>"
-        if row.status == "lobby" or row.state is None:
-            lines.append(f"{where}: {spec.name} lobby ({len(await ctx.store.seats(row.id))} joined)")
+        where = f"<#{row.channel_id}>: {game_name(row.game)}"
+        if row.status == "lobby":
+            lines.append(f"{where} lobby ({len(await ctx.store.seats(row.id))} joined)")
         else:
-            lines.append(f"{where}: {spec.name}: {spec.status(row.state).summary}")
+            line = summary(row)
+            lines.append(f"{where}: {line}" if line else f"{where}: damaged (a moderator can `/game abort` it)")
     return Reply(private="\n".join(lines) or "No games are open in this server.")
 
 
 async def mygames(ctx: Ctx) -> Reply:
     lines = []
     for row in await ctx.store.games_of_user(ctx.actor.user_id, ("active",)):
-        spec = games.get_game(row.game)
         seats = await ctx.store.seats(row.id)
         seat = next((s.seat for s in seats if s.user_id == ctx.actor.user_id), None)
-        if row.state is not None and seat in spec.status(row.state).to_act:
-            lines.append(f"<#{row.channel_id}>: {spec.name}, your turn")
+        try:
+            to_act = games.get_game(row.game).status(row.state).to_act if row.damaged is None and row.state else ()
+        except Exception:  # a damaged game is listed by /game list; here it is simply not your turn
+            to_act = ()
+        if seat in to_act:
+            lines.append(f"<#{row.channel_id}>: {game_name(row.game)}, your turn")
     return Reply(private="\n".join(lines) or "It is not your turn in any game.")
 
 

@@ -6,6 +6,7 @@ from bot import replies as R
 from bot.host import Change, Ctx, mention_id
 from bot.lobby import remove_from_lobby
 from bot.moves import play_move
+from bot.names import clean_display_name
 from bot.replies import Reply
 from bot.table import is_secret, resign_seat, secret_stub
 from games.base import MOVE_KEY
@@ -39,7 +40,7 @@ async def substitute(ctx: Ctx) -> Reply | Change:
     game = ctx.game
     seat, new_word = ctx.args
     new_id = mention_id(new_word)
-    new_name = ctx.names.get(new_id, new_word.lstrip("@"))
+    new_name = clean_display_name(ctx.names.get(new_id, new_word.lstrip("@")))
     if game.seat_of(new_id) is not None:
         return game.refuse(R.BAD_COMMAND, f"{new_name} is already playing in this game.")
     old = game.seats[seat]
@@ -65,7 +66,7 @@ async def skip(ctx: Ctx) -> Reply | Change:
         return game.refuse(R.PAUSED, "The game is paused; resume it with `/game pause off` first.")
     status = game.spec.status(state)
     if named is not None:
-        seat = game.find_seat(named)
+        seat = game.find_seat(named)  # the argument parser has refused unknown and ambiguous names
         if seat is None or seat not in status.to_act:
             return game.refuse(R.BAD_COMMAND, f"{named} has nothing to do right now; {status.summary}.")
     elif status.to_act:

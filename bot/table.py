@@ -243,7 +243,7 @@ def _without(game: Table, moves: list[MoveRow], index: int, now: State) -> State
     Raises IllegalMove when the later moves do not replay without it."""
     assert game.row.seed is not None
     spec, log = game.spec, [(m.seat, m.text) for m in moves]
-    before = rebuild(spec, game.names, game.row.options, game.row.seed, log[:index])
+    before = rebuild(spec, game.setup_names, game.row.options, game.row.seed, log[:index])
     if index == len(moves) - 1:
         return before
     assert spec.undo_scope is not None
@@ -269,7 +269,9 @@ async def rollback(ctx: Ctx) -> Reply | Change:
             "re-played up to and including that move).",
         )
     assert game.row.seed is not None
-    state = rebuild(game.spec, game.names, game.row.options, game.row.seed, [(m.seat, m.text) for m in moves[:keep]])
+    state = rebuild(
+        game.spec, game.setup_names, game.row.options, game.row.seed, [(m.seat, m.text) for m in moves[:keep]]
+    )
     return Change(
         public=f"{ctx.actor.name} rolled the game back to move {keep}.",
         state=state,

@@ -142,7 +142,7 @@ async def run(
         # Discord has shown the user "interaction failed" (usually an expired token): do nothing,
         # so retrying the same click is safe.
         return None
-    task = asyncio.create_task(_perform(interaction, action, what))
+    task = asyncio.create_task(_perform(interaction, action))
     deferred = style is Style.CLICK
     if not deferred:
         done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
@@ -173,7 +173,7 @@ async def run(
     return reply
 
 
-async def _perform(interaction: discord.Interaction, action: Action, what: str) -> Reply:
+async def _perform(interaction: discord.Interaction, action: Action) -> Reply:
     try:
         return await action(await actor_for(interaction))
     finally:

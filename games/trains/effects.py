@@ -77,8 +77,9 @@ def norm_card(card: Card, word: str, what: str = "card") -> str:
 
 
 def _norm_count(card: Card, word: str) -> str:
-    if not word.isdigit():
-        raise _bad(card, f'"{word}" is not a number.')
+    # ASCII digits only ("²" and "٣" pass str.isdigit) and a count no card could need more of.
+    if not (word.isascii() and word.isdigit()) or len(word) > 3:
+        raise _bad(card, f'"{word[:20]}" is not a number (write it with the digits 0-9).')
     return str(int(word))
 
 

@@ -70,19 +70,19 @@ VIEWERS = (ANN, ZED)
 HARNESS_OPTIONS = {
     "tiny-towns": "monuments=on cave=on",  # each player keeps a secret monument (/tt monument)
     "trains": "kingdom=lost-and-found",  # Lost and Found takes a card from the discard pile in secret
-    PLUGIN_SLUG: "doubles=on",  # Dice Duel: secret hands and a once-a-game secret stash
+    PLUGIN_SLUG: "rounds=5 doubles=on",  # Dice Duel: secret hands and a once-a-game secret stash
 }
 MAX_PLAYERS = 4
 MAIN_STEPS = 260  # commands of the main run before the remaining rivals resign
 WINDOW_AT = (1, 9, 22, 40, 65)  # main-run steps where the redeal check forks off
 WINDOW_STEPS = 10  # moves per redeal check
 LOOK_EVERY = 30  # main-run steps between looks by ann, zed and bob
-TIMER_AT = 25  # the main-run step where a day passes and reminders fire
-KICK_AT = 20
+TIMER_AT = 10  # the main-run step where a day passes and reminders fire
+SUBSTITUTE_AT = 8
+KICK_AT = 16
 RANDOM_MOVES = 1.0  # share of main-run moves picked at random among the legal ones (else the level-1 bot's)
 HOT_WINDOWS = 3  # extra redeal checks per viewer where the engine-level screen finds a difference
-SCREEN_TRIES = 4  # redeal seeds the screen tries per move
-SCREEN_MOVES = 5  # moves it tries besides the one the actor would make
+SCREEN_TRIES = 6  # redeal seeds the screen tries per move
 BIG = 10**9  # integers this large in a state are RNG cursors (or seeds): secret until the end
 
 
@@ -275,7 +275,7 @@ class Run:
         self.moves: list[Any] = []
         self.fork_from = 0  # the log's length when this copy was forked
         self.secrets: set[str] = {str(SEED)}
-        self.hidden: dict[str, int] = {}  # secret move text (without its group) -> its seat
+        self.hidden: dict[str, set[int]] = {}  # secret move text (without its group) -> the seats that made it
 
     async def close(self) -> None:
         await self.store.close()
@@ -303,7 +303,7 @@ class Run:
         spec = self.spec()
         for move in self.moves:
             if is_hidden(spec, move.text):
-                self.hidden[move.text.split(maxsplit=1)[1]] = move.seat
+                self.hidden.setdefault(move.text.split(maxsplit=1)[1], set()).add(move.seat)
                 self.coverage.add("secret move")
 
     async def table(self) -> Any:
@@ -362,13 +362,14 @@ class Run:
             if any(secret in s for s in strings):
                 kind = "the seed" if secret == str(self.row.seed) else "a secret number (RNG cursor or salt)"
                 self.findings.append(f"{self.where}: {kind} ({secret}) appears before the end in {seen.label[:160]}")
-        for phrase, seat in self.hidden.items():
-            if seen.audience is not None and seen.audience == self.owners.get(seat):
-                continue
+        for phrase, seats in self.hidden.items():
+            if seen.audience is not None and any(seen.audience == self.owners.get(seat) for seat in seats):
+                continue  # their own move (a rival's same text can't be told apart from it)
             if any(phrase in s for s in strings):
                 who = "the channel" if seen.audience is None else NAMES.get(seen.audience, seen.audience)
                 self.findings.append(
-                    f"{self.where}: the secret move `{phrase}` of seat {seat} is shown to {who} in {seen.label[:160]}"
+                    f"{self.where}: the secret move `{phrase}` of seat(s) {sorted(seats)} is shown to {who} in "
+                    f"{seen.label[:160]}"
                 )
 
     # ----- queries front ends make for a user
@@ -429,7 +430,7 @@ class Run:
         await other.refresh()
         other.fork_from = len(other.moves)
         other.secrets |= self.secrets
-        other.hidden.update(self.hidden)
+        other.hidden.update({phrase: set(seats) for phrase, seats in self.hidden.items()})
         return other
 
     async def write(self, state: State) -> None:
@@ -442,7 +443,6 @@ class Run:
 async def open_run(case: LeakCase, path: Path, produced: Produced, now: float = Clock.now) -> Run:
     clock = Clock(now)
     return Run(case, await Store.open(path, clock=clock), produced, clock)
-
 
 
 # ----------------------------------------------------------------- choosing moves
@@ -582,7 +582,7 @@ async def play(
             if (await run.say(BOB, "/game skip ann")).ok:
                 run.coverage.add("skip")
             continue
-        if "substitute" not in done and step >= 12 and last is not None and seat_of(run, last.user_id) is not None:
+        if "substitute" not in done and step >= SUBSTITUTE_AT and last and seat_of(run, last.user_id) is not None:
             done.add("substitute")
             await must(run, MOD, f"/game substitute {last.name} <@{DAN.user_id}>")
             run.coverage.add("substitute")
@@ -600,17 +600,15 @@ async def play(
         actor = owner[seat]
         text = await typed_move(run, actor, seat, picker, RANDOM_MOVES)
         assert text is not None, f"{case.id}: {actor.name} must act but has no legal command"
-        viewer = VIEWERS[step % len(VIEWERS)]
-        if viewer != actor and hot[viewer.name] < HOT_WINDOWS:
-            # Hunt like an adversary: try a few of the actor's moves for one whose public outcome
-            # the re-dealt secrets change, and play it in a window (and here).
-            legal = await run.host.legal_commands(GUILD, CHANNEL, actor.user_id)
-            candidates = [text, *picker.sample(legal, min(SCREEN_MOVES, len(legal)))]
-            if (found := screen(run, viewer, seat, candidates)) is not None:
-                text, seed = found
+        for viewer in VIEWERS:
+            # Hunt like an adversary: a move of another human whose public outcome re-dealt
+            # secrets change is checked in a window.
+            if hot[viewer.name] < HOT_WINDOWS and (found := screen(run, viewer, (seat, text))) is not None:
+                mover, move, seed = found
                 hot[viewer.name] += 1
                 forks += 1
-                window = Window(run, viewer, forks, True, redeals[viewer.name], seed, (actor, text))
+                first = (owner[mover], move)
+                window = Window(run, viewer, forks, True, redeals[viewer.name], seed, first)
                 compared[viewer.name] += await window.check(folder)
                 windows.append(window.ended)
         await must(run, actor, text)
@@ -807,35 +805,42 @@ def redealt(
     return state
 
 
-def screen(run: Run, viewer: Actor, seat: int, texts: list[str]) -> tuple[str, int] | None:
-    """A move among ``texts`` for ``seat`` and a redeal seed under which that move leaves ``viewer`` a
-    different view or status, though it drew and revealed nothing: where a window is worth forking.
+def screen(run: Run, viewer: Actor, chosen: tuple[int, str]) -> tuple[int, str, int] | None:
+    """A seat other than the viewer's, one of its moves and a redeal seed under which that move
+    leaves ``viewer`` a different status (who must act, the summary), or for ``chosen`` also a
+    different view, though the move drew and revealed nothing: where a window is worth forking.
 
-    Engine-level and cheap (the harness hunts like an adversary); the window then checks through
-    the host whether what the viewer obtains really differs.
+    Engine-level and cheap: the harness hunts like an adversary, over every legal move of every
+    human to act; the window then checks through the host what the viewer really obtains.
     """
     spec, redeal, row = run.spec(), find_redeal(run.case.slug), run.row
     if redeal is None or row is None or row.state is None:
         return None
     viewer_seat = seat_of(run, viewer.user_id)
 
-    def outcome(state: State, text: str) -> str | None:
+    def outcome(state: State, seat: int, move: dict[str, Any], view: bool) -> str | None:
         try:
-            after, events = spec.apply(state, seat, spec.parse(text))
+            after, events = spec.apply(state, seat, move)
         except IllegalMove:
             return None
         if any(event.get("irreversible") for event in events):
             return None
-        return dumps([spec.view(after, viewer_seat), repr(spec.status(after))])
+        return repr(spec.status(after)) + (dumps(spec.view(after, viewer_seat)) if view else "")
 
     seeds = [104_729 * (attempt + 1) + 13 * len(run.moves) for attempt in range(SCREEN_TRIES)]
     dealt = [(seed, redealt(run, redeal, row.state, viewer_seat, True, seed)) for seed in seeds]
-    for text in texts:
-        if not text.startswith(f"/{spec.command_group} ") or (kept := outcome(row.state, text)) is None:
+    for seat in humans_to_act(run):
+        if seat == viewer_seat:
             continue
-        for seed, other in dealt:
-            if outcome(other, text) not in (None, kept):
-                return text, seed
+        moves = [(move, False) for move in spec.legal_moves(row.state, seat)]
+        if seat == chosen[0]:
+            moves.append((spec.parse(chosen[1]), True))
+        for move, view in moves:
+            if is_hidden(spec, spec.format(move)) or (kept := outcome(row.state, seat, move, view)) is None:
+                continue
+            for seed, other in dealt:
+                if outcome(other, seat, move, view) not in (None, kept):
+                    return seat, spec.format(move), seed
     return None
 
 

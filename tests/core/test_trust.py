@@ -126,3 +126,56 @@ async def test_repair_plays_a_due_bot_turn_and_restores_reminders(host: Conducto
     assert moves and moves[0].user_id == bot_seat.user_id  # the bot named a resource
     kinds = {timer.kind for timer in await store.timers(row.id)}
     assert "reminder" in kinds
+
+
+async def test_a_damaged_game_is_isolated_and_a_moderator_can_abort_it(host: Conductor, store: Store) -> None:
+    await started_two_player(host)
+    await started_two_player_in(host, "other")
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None
+    await store.connection.execute("UPDATE games SET state = '{broken' WHERE id = ?", (row.id,))
+    refused = await say(host, ANN, "/tt announce wood")
+    assert refused.error == R.DAMAGED and "/game abort" in refused.private
+    assert (await say(host, ANN, "/game status")).error == R.DAMAGED
+    assert await host.legal_commands(GUILD, CHANNEL, ANN.user_id) == []
+    listed = (await say(host, ANN, "/game list")).private
+    assert "damaged" in listed and "<#other>" in listed
+    assert (await say(host, ANN, "/game mygames")).ok
+    assert (await say(host, ANN, "/tt announce wood", channel="other")).ok  # the rest of the server plays on
+    assert (await say(host, BOB, "/game abort")).error == R.DAMAGED  # only a moderator
+    aborted = await say(host, MOD, "/game abort")
+    assert aborted.ok and "damaged" in aborted.public
+    assert (await say(host, ANN, "/game new tiny-towns")).ok  # the channel is free again
+
+
+async def test_a_game_whose_engine_is_gone_is_isolated_too(host: Conductor, store: Store) -> None:
+    await started_two_player(host)
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None
+    await store.connection.execute("UPDATE games SET game = 'chess' WHERE id = ?", (row.id,))
+    assert (await say(host, ANN, "/game board")).error == R.DAMAGED
+    assert "damaged" in (await say(host, ANN, "/game list")).private
+    assert (await say(host, MOD, "/game abort")).ok
+
+
+async def started_two_player_in(host: Conductor, channel: str) -> None:
+    for actor, text in [(ANN, "/game new tiny-towns buildings=first-game"), (BOB, "/game join"), (ANN, "/game start")]:
+        assert (await say(host, actor, text, channel=channel)).ok
+
+
+async def test_a_substitute_keeps_the_game_consistent_for_check_undo_and_rollback(
+    host: Conductor, store: Store
+) -> None:
+    await started_two_player(host)
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    assert (await say(host, MOD, "/game substitute bob <@7>")).ok
+    dave = Actor("7", "dave")
+    assert (await say(host, dave, "/tt place B2")).ok
+    assert (await say(host, dave, "/game undo")).ok
+    assert (await say(host, dave, "/tt place C2")).ok
+    assert (await say(host, MOD, "/game rollback 2")).ok
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None and row.state is not None and row.state["names"] == ["ann", "bob"]
+    from bot.check import check_store
+
+    assert [f.kind for f in await check_store(store)] == ["ok"]
