@@ -179,3 +179,21 @@ async def test_a_substitute_keeps_the_game_consistent_for_check_undo_and_rollbac
     from bot.check import check_store
 
     assert [f.kind for f in await check_store(store)] == ["ok"]
+
+
+async def test_concurrent_clicks_drawn_at_one_version_apply_once(host: Conductor, store: Store) -> None:
+    """The staleness check runs under the channel's lock with the command's own read: of several clicks
+    drawn at one version, exactly one applies (a double-clicked button never applies twice)."""
+    import asyncio
+
+    await started_two_player(host)
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None
+    clicks = [host.click(GUILD, CHANNEL, ANN, row.id, row.version, "/tt announce wood") for _ in range(5)]
+    clicks += [host.click(GUILD, CHANNEL, BOB, row.id, row.version, "/game undo") for _ in range(3)]
+    replies = await asyncio.gather(*clicks)
+    assert sum(reply.ok for reply in replies) == 1
+    assert all(reply.error == R.STALE for reply in replies if not reply.ok)
+    after = await store.open_game(GUILD, CHANNEL)
+    assert after is not None and after.version == row.version + 1
+    assert [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
