@@ -36,10 +36,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import games  # noqa: E402
-from games.options import parse_options  # noqa: E402
 from tests.discord.botproc import BotProcess  # noqa: E402
 from tests.discord.fake_discord import FakeDiscord, InteractionRecord  # noqa: E402
-from tests.discord.helpers import slash_for  # noqa: E402
+from tests.discord.helpers import read_game, slash_for  # noqa: E402
 
 SPEC = games.get_game("tiny-towns")
 OPTIONS = "buildings=first-game"
@@ -55,13 +54,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Table:
-    """One game in one channel, mirrored locally (same engine, same seed) to choose legal moves."""
+    """One game in one channel, mirrored locally to choose legal moves: the server draws the seed,
+    so the mirror starts from the state the bot stored (read like an operator would)."""
 
-    def __init__(self, fake: FakeDiscord, channel: int, seed: int, think: tuple[float, float]) -> None:
-        self.fake, self.channel, self.seed = fake, channel, seed
+    def __init__(self, fake: FakeDiscord, db: Path, channel: int, seed: int, think: tuple[float, float]) -> None:
+        self.fake, self.db, self.channel = fake, db, channel
         self.think = think
         self.rng = random.Random(seed)
-        self.state = SPEC.setup(["ann", "bob"], parse_options(OPTIONS, SPEC.options), seed)
+        self.state: dict[str, Any] = {}
         self.samples: list[tuple[str, float, float, bool]] = []  # (kind, ack, answer, image)
 
     async def command(
@@ -81,8 +81,11 @@ class Table:
     async def setup(self) -> None:
         await self.command(PLAYERS[0], "game new", {"game": "tiny-towns", "options": OPTIONS}, "setup")
         await self.command(PLAYERS[1], "game join", None, "setup")
-        record = await self.command(PLAYERS[0], "game start", {"seed": self.seed}, "setup")
+        record = await self.command(PLAYERS[0], "game start", None, "setup")
         await record.settle(quiet=0.05)
+        row = read_game(self.db, self.channel)
+        assert row.state is not None, "the game did not start"
+        self.state = row.state
 
     async def play(self, rounds: int) -> None:
         for _ in range(rounds):
@@ -101,9 +104,9 @@ class Table:
 
 
 async def run_level(
-    fake: FakeDiscord, channels: list[int], rounds: int, stall_file: Path, think: tuple[float, float]
+    fake: FakeDiscord, db: Path, channels: list[int], rounds: int, stall_file: Path, think: tuple[float, float]
 ) -> dict[str, Any]:
-    tables = [Table(fake, channel, 1000 + i, think) for i, channel in enumerate(channels)]
+    tables = [Table(fake, db, channel, 1000 + i, think) for i, channel in enumerate(channels)]
     for start in range(0, len(tables), 20):  # lobbies are not what we measure: open them in batches
         await asyncio.gather(*(t.setup() for t in tables[start : start + 20]))
     for table in tables:
@@ -159,7 +162,7 @@ async def main(levels: list[int], rounds: int, modes: list[str]) -> dict[str, An
             result[mode] = {}
             for level in levels:
                 mine, channels = channels[:level], channels[level:]
-                result[mode][str(level)] = await run_level(fake, mine, rounds, stall_file, MODES[mode])
+                result[mode][str(level)] = await run_level(fake, bot.db_path, mine, rounds, stall_file, MODES[mode])
         result["discord_violations"] = len(fake.violations)
         result["target"] = {"p99_ms_at_20_games": 250, "max_loop_stall_ms": 100}
     finally:

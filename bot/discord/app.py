@@ -190,12 +190,12 @@ class ConductorBot(discord.Client):
                 await self.dispatcher.stop(grace=DRAIN_SECONDS)
             if self.stall is not None:
                 self.stall.stop()
+            if self.render_pool is not None:  # absent if setup_hook never ran
+                self.render_pool.shutdown(wait=False, cancel_futures=True)
             if hasattr(self, "store"):
                 with contextlib.suppress(Exception):
                     await self.store.close()
-            if self.render_pool is not None:  # absent if setup_hook never ran
-                self.render_pool.shutdown(wait=False, cancel_futures=True)
-            log.info("database closed; disconnecting")
+                log.info("database closed; disconnecting")
         await super().close()
 
     # ----- clicks and timers ---------------------------------------------------------------
