@@ -1,4 +1,4 @@
-"""The `conductor` command: run, console, replay, check, sync."""
+"""The `conductor` command: run, console, replay, verify, check, sync."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.check import check_store
 from bot.console import run_console
 from bot.core import Conductor
 from bot.settings import Settings, load_settings
-from bot.transcript import TranscriptError, load, replay
+from bot.transcript import TranscriptError, load, replay, verify
 from storage import Store, StoreError
 
 # The exit status when the database cannot be opened (1 is "problems found" for check).
@@ -32,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
     replay.add_argument("file")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
     replay.add_argument("--render", action="store_true", help="also render every board (slower)")
+    verify = sub.add_parser(
+        "verify", help="check a finished game's export: its seed matches the commitment posted at the start"
+    )
+    verify.add_argument("file")
     sub.add_parser("check", help="re-play every stored game and report differences")
     sync = sub.add_parser("sync", help="register slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None, help="register to one guild (instant) instead of globally")
@@ -42,6 +46,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if verb == "replay":
             return asyncio.run(_replay(args.file, args.json, args.render))
+        if verb == "verify":
+            return asyncio.run(_verify(args.file))
         if verb == "check":
             return asyncio.run(_check(settings))
         if verb == "console":
@@ -69,6 +75,20 @@ async def _replay(path: str, as_json: bool, render: bool) -> int:
         for s in result.standings:
             parts = ", ".join(f"{label} {points}" for label, points in s.get("breakdown", {}).items())
             print(f"{s['rank']}. {s['player']} {s['score']}" + (f" ({parts})" if parts else ""))
+    return 0
+
+
+async def _verify(path: str) -> int:
+    """The seed and salt revealed at the end hash to the commitment posted at the start, and the moves
+    replay to the stated standings."""
+    try:
+        transcript = load(path)
+        result = await verify(transcript)
+    except (TranscriptError, OSError) as exc:
+        print(f"{path}: NOT verified: {exc}", file=sys.stderr)
+        return 1
+    print(f"{path}: verified. The seed {transcript.seed} and salt match the commitment {transcript.commitment};")
+    print(f"{result.moves} moves replay to: " + ", ".join(f"{s['player']} {s['score']}" for s in result.standings))
     return 0
 
 

@@ -315,10 +315,10 @@ class Store:
             raise StoreError(_open_failure(where, exc)) from None
         try:
             db.text_factory = _text
+            await db.execute("PRAGMA busy_timeout=5000")  # first: another process may hold the file
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
             await migrate(db)
             await _check_schema(db)
         except BaseException as exc:

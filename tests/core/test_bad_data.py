@@ -107,15 +107,15 @@ def _as_unprivileged() -> dict[str, Any]:
 
 
 def _require_read_only(folder: Path) -> None:
-    """Skip where this process cannot make a folder read-only for its children."""
+    """The folder must really be read-only for the child (never a silent pass: a test that cannot
+    set up its case fails)."""
     probe = subprocess.run(
         [sys.executable, "-c", f"open({str(folder / 'probe')!r}, 'w')"],
         capture_output=True,
         timeout=PROMPT_SECONDS,
         **_as_unprivileged(),
     )
-    if probe.returncode == 0:
-        pytest.skip("cannot make a folder read-only here (root without a way to drop CAP_DAC_OVERRIDE)")
+    assert probe.returncode != 0, "cannot make a folder read-only here (root without a way to drop CAP_DAC_OVERRIDE)"
 
 
 @pytest.fixture

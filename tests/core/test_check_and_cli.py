@@ -32,6 +32,17 @@ async def test_check_finds_tampered_state_and_reports_old_rules_versions(host, s
     assert [f.kind for f in findings] == ["incompatible"] and "ancient" in findings[0].detail
 
 
+async def test_check_replays_with_the_names_kept_in_the_state_not_the_seats(host, store):
+    """A substitute changes only the seat's displayed name; re-playing uses the names the game has."""
+    await started_two_player(host)
+    await say(host, ANN, "/tt announce wood")
+    await say(host, BOB, "/tt place D4")
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row.state["names"] == ["ann", "bob"]
+    await store.connection.execute("UPDATE seats SET display_name = 'zed' WHERE game_id = ? AND seat = 1", (row.id,))
+    assert [(f.kind, f.detail) for f in await check_store(store)] == [("ok", "2 moves re-played")]
+
+
 def test_check_cli_exit_status(tmp_path):
     env = {**os.environ, "DATABASE_PATH": str(tmp_path / "c.db")}
     done = subprocess.run(

@@ -5,7 +5,7 @@ import asyncio
 import aiosqlite
 import pytest
 
-from storage import ChannelBusy, MoveRecord, StaleVersion, Store
+from storage import ChannelBusy, MoveRecord, StaleVersion, Store, StoreError
 from storage.migrate import available, migrate
 
 
@@ -137,3 +137,61 @@ async def test_one_connection_serves_many_concurrent_commands(store: Store):
     for row in rows:
         assert len(await store.moves(row.id)) == 10
         assert (await store.get_game(row.id)).state == {"i": 9}
+
+
+@pytest.mark.parametrize(
+    ("column", "stored", "damage"),
+    [
+        ("state", "'{\"round\": 3,'", "its saved state cannot be decoded (not valid JSON)"),
+        ("state", "'[1, 2]'", "its saved state cannot be decoded (not a JSON object)"),
+        ("state", "CAST(X'7B2261223AFF7D' AS TEXT)", "its saved state cannot be decoded (not UTF-8 text)"),
+        ("state", "X'00FF10'", "its saved state cannot be decoded (not UTF-8 text)"),
+        ("state", "'[' || printf('%.*c', 100000, '[')", "its saved state cannot be decoded"),
+        ("options", "'not json'", "its options cannot be decoded (not valid JSON)"),
+        ("seed", "'forty-two'", "its seed is not a whole number"),
+    ],
+)
+async def test_every_read_of_a_row_that_cannot_be_decoded_returns_it_damaged(store: Store, column, stored, damage):
+    healthy = await store.create_game("g", "c1", "tiny-towns", "u1", "ann", {"buildings": "random"}, "1")
+    bad = await store.create_game("g", "c2", "tiny-towns", "u1", "ann", {"buildings": "random"}, "1")
+    await store.connection.execute(
+        "UPDATE games SET state = '{\"n\": 1}', seed = 7, status = 'active' WHERE id = ?", (bad.id,)
+    )
+    await store.connection.execute(f"UPDATE games SET {column} = {stored} WHERE id = ?", (bad.id,))
+    reads = [
+        await store.get_game(bad.id),
+        await store.open_game("g", "c2"),
+        await store.latest_game("g", "c2"),
+        *await store.list_games("g"),
+        *await store.all_games(),
+        *await store.games_of_user("u1"),
+    ]
+    damaged = [row for row in reads if row is not None and row.id == bad.id]
+    assert len(damaged) == 6
+    for row in damaged:
+        assert row.damaged is not None and row.damaged.startswith(damage), row.damaged
+        assert (row.state, row.options, row.seed) == (
+            None if column == "state" else {"n": 1},
+            {} if column == "options" else {"buildings": "random"},
+            None if column == "seed" else 7,
+        )
+        assert (row.game, row.status, row.channel_id) == ("tiny-towns", "active", "c2")  # enough to list and abort
+    others = [row for row in reads if row is not None and row.id == healthy.id]
+    assert len(others) == 3 and all(row.damaged is None and row.options == {"buildings": "random"} for row in others)
+
+
+async def test_text_that_is_not_utf8_reads_with_replacement_characters(store: Store):
+    game = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    await store.connection.execute(
+        "UPDATE seats SET display_name = CAST(X'616EFF6E' AS TEXT) WHERE game_id = ?", (game.id,)
+    )
+    assert [seat.display_name for seat in await store.seats(game.id)] == ["an\ufffdn"]
+
+
+async def test_open_refuses_a_file_that_is_not_a_database(tmp_path):
+    path = tmp_path / "notes.db"
+    path.write_text("not a database\n" * 100)
+    with pytest.raises(StoreError, match=r"^cannot open the database .*notes\.db: it is not an SQLite database"):
+        await Store.open(path)
+    with pytest.raises(StoreError, match="it is a directory"):
+        await Store.open(tmp_path)

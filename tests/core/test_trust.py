@@ -197,3 +197,21 @@ async def test_concurrent_clicks_drawn_at_one_version_apply_once(host: Conductor
     after = await store.open_game(GUILD, CHANNEL)
     assert after is not None and after.version == row.version + 1
     assert [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
+
+
+async def test_conductor_verify_checks_an_export_from_outside(host: Conductor, store: Store, tmp_path) -> None:
+    import subprocess
+    import sys
+
+    await started_two_player(host)
+    while await store.open_game(GUILD, CHANNEL) is not None:
+        assert (await say(host, MOD, "/game skip")).ok
+    export = (await say(host, ANN, "/game export")).private
+    good, bad = tmp_path / "good.transcript", tmp_path / "bad.transcript"
+    good.write_text(export, encoding="utf-8")
+    salt_line = next(line for line in export.splitlines() if line.startswith("salt: "))
+    bad.write_text(export.replace(salt_line, "salt: 00"), encoding="utf-8")
+    ok = subprocess.run([sys.executable, "-m", "bot.cli", "verify", str(good)], capture_output=True, text=True)
+    assert ok.returncode == 0 and "verified" in ok.stdout, ok.stderr
+    forged = subprocess.run([sys.executable, "-m", "bot.cli", "verify", str(bad)], capture_output=True, text=True)
+    assert forged.returncode == 1 and "commitment" in forged.stderr
