@@ -129,11 +129,16 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
 
 
 def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
-    """A player who has placed and has nothing possible left to do is done automatically."""
+    """A player who has placed and has nothing possible left to do is done automatically.
+
+    Whether a player is done is public, so the test may not depend on their secret monument: an
+    unbuilt one counts as every monument it could be. A player who might build theirs is never
+    marked done for them (they say ``/tt done``); one who could not build any of them is.
+    """
     town = state["towns"][seat]
     if not is_active(town) or not town["placed"] or town["done"]:
         return
-    if claimable(town) or has_any_build(state, seat):
+    if claimable(town) or has_any_build(state, seat, as_others_see=True):
         return
     mark_done(state, seat, events, auto=True)
 

@@ -89,13 +89,17 @@ def _choose_buildings(value: Any, solo: bool, rng: Rng) -> list[str]:
     return [chosen[c] for c in COLOURS]
 
 
+_NO_MONUMENTS = ([], ["off"], ["no"], ["false"])
+_RANDOM_MONUMENTS = (["on"], ["yes"], ["true"], ["random"])
+
+
 def _deal_monuments(value: Any, players: int, solo: bool, rng: Rng) -> list[list[str]] | None:
     words = _as_words(value)
-    if words in ([], ["off"], ["no"], ["false"]):
+    if words in _NO_MONUMENTS:
         return None
     removed = set(RULES["solo"]["removed"]) if solo else set()
     per_seat = RULES["monuments_dealt"]
-    if words in (["on"], ["yes"], ["true"], ["random"]):
+    if words in _RANDOM_MONUMENTS:
         deck = rng.shuffled([m for m in MONUMENTS if m not in removed])
     else:
         deck = []
@@ -201,5 +205,9 @@ def setup_state(players: Sequence[str], options: Mapping[str, Any], seed: int) -
         deck = rng.shuffled([r for r in RESOURCES for _ in range(RULES["solo"]["cards_per_resource"])])
         shown = RULES["solo"]["revealed"]
         state["solo"] = {"revealed": deck[:shown], "deck": deck[shown:]}
+    if dealt and _as_words(opts["monuments"]) not in _RANDOM_MONUMENTS:
+        # Listed monuments are dealt two per seat in seat order: everyone knows each seat's pair
+        # (only which one was kept is secret). Left out otherwise, so other states keep their shape.
+        state["monuments_listed"] = True
     state["rng"] = rng.state
     return state

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games.base import State
-from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES
+from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.patterns import BY_MASK, CELL_NAMES, CELLS, PLACEMENTS, could_match, matches
 
 Town = dict[str, Any]
@@ -82,6 +82,26 @@ def available_buildings(state: State, seat: int) -> list[str]:
     return out
 
 
+def possible_monuments(state: State, seat: int) -> list[str]:
+    """The monuments ``seat`` may build as far as the other players can tell.
+
+    Which monument a player kept is secret until it is built; that they kept one and whether it
+    is built are public. So once theirs is built there is none. Before, it is either of the two
+    dealt to them when the options listed the monuments (dealt two per seat in seat order, so
+    everyone knows each pair), or else any monument no town has built (solo leaves some out).
+    Anything others can see that depends on the seat's buildings (being done automatically) must
+    use these, never the monument itself.
+    """
+    town = state["towns"][seat]
+    if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
+        return []
+    built = {t["monument"] for t in state["towns"] if t.get("monument") and t.get("monument_built")}
+    if state.get("monuments_listed"):
+        return [slug for slug in town.get("monument_options") or [] if slug not in built]
+    removed = set(RULES["solo"]["removed"]) if state["variant"] == "solo" else set()
+    return [slug for slug in MONUMENTS if slug not in built and slug not in removed]
+
+
 def with_choices(state: State, seat: int, slug: str) -> list[str | None]:
     """Resources a Factory or Bank may hold when built ([None] for other buildings; [] = cannot build)."""
     ability = CATALOGUE[slug].get("ability")
@@ -139,13 +159,20 @@ def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int
     return freed
 
 
-def has_any_build(state: State, seat: int) -> bool:
-    """Fast check used for 'done automatically': is any build possible right now?"""
+def has_any_build(state: State, seat: int, as_others_see: bool = False) -> bool:
+    """Fast check used for 'done automatically': is any build possible right now?
+
+    ``as_others_see``: the seat's secret monument counts as every monument it could be
+    (``possible_monuments``), so the answer never tells the others which one it is.
+    """
     town = state["towns"][seat]
     marks = letters(town["cells"])
     if not any(marks):
         return False
-    for slug in available_buildings(state, seat):
+    slugs = available_buildings(state, seat)
+    if as_others_see:
+        slugs = [*state["buildings"], *possible_monuments(state, seat)]
+    for slug in slugs:
         if not with_choices(state, seat, slug):
             continue
         if matching_masks(state, seat, slug, marks):

@@ -38,6 +38,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -73,16 +74,22 @@ HARNESS_OPTIONS = {
     PLUGIN_SLUG: "rounds=5 doubles=on",  # Dice Duel: secret hands and a once-a-game secret stash
 }
 MAX_PLAYERS = 4
-MAIN_STEPS = 260  # commands of the main run before the remaining rivals resign
-WINDOW_AT = (1, 9, 22, 40, 65)  # main-run steps where the redeal check forks off
-WINDOW_STEPS = 10  # moves per redeal check
+MAIN_STEPS = 180  # commands of the main run before the remaining rivals resign
+WINDOW_AT = (1, 6, 14, 24, 38, 56, 80)  # main-run steps where the redeal check forks off
+WINDOW_STEPS = 8  # moves per redeal check
 LOOK_EVERY = 30  # main-run steps between looks by ann, zed and bob
 TIMER_AT = 10  # the main-run step where a day passes and reminders fire
 SUBSTITUTE_AT = 8
 KICK_AT = 16
-RANDOM_MOVES = 1.0  # share of main-run moves picked at random among the legal ones (else the level-1 bot's)
+# Share of the humans' main-run moves picked at random among the legal ones (else the level-1 bot's
+# move): random play leaves more states where a secret could show (towns full of loose cubes).
+RANDOM_MOVES = 1.0
+# Moves the humans make whenever they may, so the secrets come into play (Lost and Found is bought,
+# then played in secret).
+PREFERRED = {"trains": ("/trains buy lost-and-found",)}
 HOT_WINDOWS = 3  # extra redeal checks per viewer where the engine-level screen finds a difference
-SCREEN_TRIES = 6  # redeal seeds the screen tries per move
+SCREEN_TRIES = 4  # redeal seeds the screen tries per move
+SCREEN_MOVES = 12  # legal moves it tries per seat
 BIG = 10**9  # integers this large in a state are RNG cursors (or seeds): secret until the end
 
 
@@ -244,6 +251,25 @@ class Seen:
 # ----------------------------------------------------------------- one host over one database
 
 
+class Drawings(Executor):
+    """Where the host draws boards: in the calling thread, each distinct drawing once. The copies
+    of a game draw the same boards again and again; equal arguments give equal bytes."""
+
+    def __init__(self) -> None:
+        self.done: dict[str, bytes] = {}
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        key = f"{fn.__module__}.{fn.__qualname__}:{json.dumps([args, kwargs], sort_keys=True, default=str)}"
+        future: Future[Any] = Future()
+        try:
+            if key not in self.done:
+                self.done[key] = fn(*args, **kwargs)
+            future.set_result(self.done[key])
+        except Exception as exc:  # the host sees the drawing fail, as it would in a pool
+            future.set_exception(exc)
+        return future
+
+
 @dataclass
 class Clock:
     """The time every copy of the game sees (fixed, so copies stamp rows alike); timers move it on."""
@@ -257,12 +283,15 @@ class Clock:
 class Run:
     """A Conductor over a store file, recording what every user obtains and checking each output."""
 
-    def __init__(self, case: LeakCase, store: Store, produced: Produced, clock: Clock) -> None:
+    def __init__(self, case: LeakCase, store: Store, produced: Produced, clock: Clock, drawings: Drawings) -> None:
         self.case = case
         self.store = store
         self.produced = produced
         self.clock = clock
-        self.host = Conductor(store, render_images=True, clock=clock, seed_source=lambda: SEED)
+        self.drawings = drawings
+        self.host = Conductor(
+            store, render_images=True, clock=clock, seed_source=lambda: SEED, render_executor=drawings
+        )
         self.seen: list[Seen] = []
         self.findings: list[str] = []
         self.coverage: set[str] = set()
@@ -358,6 +387,8 @@ class Run:
         if not self.open:
             return
         strings = list(texts_of(seen.body))
+        # A user's own legal moves may read like a rival's secret move ("play lost-and-found lay-rails").
+        shown = list(texts_of({k: v for k, v in seen.body.items() if k not in ("legal", "commands")}))
         for secret in self.secrets:
             if any(secret in s for s in strings):
                 kind = "the seed" if secret == str(self.row.seed) else "a secret number (RNG cursor or salt)"
@@ -365,7 +396,7 @@ class Run:
         for phrase, seats in self.hidden.items():
             if seen.audience is not None and any(seen.audience == self.owners.get(seat) for seat in seats):
                 continue  # their own move (a rival's same text can't be told apart from it)
-            if any(phrase in s for s in strings):
+            if any(phrase in s for s in shown):
                 who = "the channel" if seen.audience is None else NAMES.get(seen.audience, seen.audience)
                 self.findings.append(
                     f"{self.where}: the secret move `{phrase}` of seat(s) {sorted(seats)} is shown to {who} in "
@@ -425,7 +456,7 @@ class Run:
             await self.store.connection.backup(target)
         finally:
             await target.close()
-        other = await open_run(self.case, path, self.produced, self.clock.now)
+        other = await open_run(self.case, path, self.produced, self.clock.now, self.drawings)
         other.game_id = self.game_id
         await other.refresh()
         other.fork_from = len(other.moves)
@@ -440,9 +471,11 @@ class Run:
         await self.refresh()
 
 
-async def open_run(case: LeakCase, path: Path, produced: Produced, now: float = Clock.now) -> Run:
+async def open_run(
+    case: LeakCase, path: Path, produced: Produced, now: float = Clock.now, drawings: Drawings | None = None
+) -> Run:
     clock = Clock(now)
-    return Run(case, await Store.open(path, clock=clock), produced, clock)
+    return Run(case, await Store.open(path, clock=clock), produced, clock, drawings or Drawings())
 
 
 # ----------------------------------------------------------------- choosing moves
@@ -484,6 +517,9 @@ async def typed_move(run: Run, actor: Actor, seat: int, picker: random.Random, c
     hidden = [text for text in legal if is_hidden(spec, text)]
     if hidden:
         return picker.choice(hidden)
+    preferred = [text for text in legal if text in PREFERRED.get(run.case.slug, ())]
+    if preferred:
+        return picker.choice(preferred)
     if picker.random() < chance:
         return picker.choice(legal)
     return str(spec.format(spec.bot_move(run.row.state, seat, 1)))
@@ -557,12 +593,13 @@ async def play(
         if not waiting:
             break
         if step in WINDOW_AT:
-            for viewer in VIEWERS:
-                for everyone in (True, False):
-                    forks += 1
-                    window = Window(run, viewer, forks, everyone, redeals[viewer.name])
-                    compared[viewer.name] += await window.check(folder)
-                    windows.append(window.ended)
+            for index, viewer in enumerate(VIEWERS):
+                # Re-dealing every other seat, or (in turn) only the other humans' seats.
+                everyone = (WINDOW_AT.index(step) + index) % 2 == 0
+                forks += 1
+                window = Window(run, viewer, forks, everyone, redeals[viewer.name])
+                compared[viewer.name] += await window.check(folder)
+                windows.append(window.ended)
         if step % LOOK_EVERY == 0:
             for viewer in (ANN, ZED, BOB):
                 await run.look(viewer, images=step % (2 * LOOK_EVERY) == 0)
@@ -577,10 +614,12 @@ async def play(
             if (await run.say(MOD, f"/game skip {owner[others[0]].name}")).ok:
                 run.coverage.add("skip")
             continue
-        if "skip ann" not in done and step >= 6 and ann in waiting:
+        # (Kept for right after ann's secret move is taken back, where the game has secret moves.)
+        skip_ann_at = 6 if spec.hidden_move is None or "undo secret" in done else MAIN_STEPS // 2
+        if "skip ann" not in done and step >= skip_ann_at and ann in waiting:
             done.add("skip ann")  # a rival who moderates plays ann's turn for her
             if (await run.say(BOB, "/game skip ann")).ok:
-                run.coverage.add("skip")
+                run.coverage |= {"skip", "a rival moderator skips ann"}
             continue
         if "substitute" not in done and step >= SUBSTITUTE_AT and last and seat_of(run, last.user_id) is not None:
             done.add("substitute")
@@ -600,24 +639,28 @@ async def play(
         actor = owner[seat]
         text = await typed_move(run, actor, seat, picker, RANDOM_MOVES)
         assert text is not None, f"{case.id}: {actor.name} must act but has no legal command"
-        for viewer in VIEWERS:
-            # Hunt like an adversary: a move of another human whose public outcome re-dealt
-            # secrets change is checked in a window.
-            if hot[viewer.name] < HOT_WINDOWS and (found := screen(run, viewer, (seat, text))) is not None:
-                mover, move, seed = found
-                hot[viewer.name] += 1
-                forks += 1
-                first = (owner[mover], move)
-                window = Window(run, viewer, forks, True, redeals[viewer.name], seed, first)
-                compared[viewer.name] += await window.check(folder)
-                windows.append(window.ended)
+        viewer = VIEWERS[step % len(VIEWERS)]
+        if hot[viewer.name] < HOT_WINDOWS and (found := screen(run, viewer, (seat, text))) is not None:
+            # Hunting like an adversary found a move of another human whose public outcome
+            # re-dealt secrets change: a window checks what the viewer really obtains.
+            mover, move, seed = found
+            hot[viewer.name] += 1
+            forks += 1
+            window = Window(run, viewer, forks, True, redeals[viewer.name], seed, (owner[mover], move))
+            compared[viewer.name] += await window.check(folder)
+            windows.append(window.ended)
         await must(run, actor, text)
         if actor == ANN and is_hidden(spec, text) and "undo secret" not in done:
-            # ann takes her secret move back (nobody may learn what it was), then makes it again.
+            # ann takes her secret move back (nobody may learn what it was); then bob, a rival who
+            # moderates, skips her: what is played for her (her "You keep …") is for her alone.
             done.add("undo secret")
             if (await run.say(ANN, "/game undo")).ok:
                 run.coverage.add("undo of a secret move")
-                await must(run, ANN, text)
+                if "skip ann" not in done and (await run.say(BOB, "/game skip ann")).ok:
+                    done.add("skip ann")
+                    run.coverage |= {"skip", "a rival moderator skips ann", "skip after a secret move"}
+                else:
+                    await must(run, ANN, text)
     for viewer in (ANN, ZED):
         await run.look(viewer, images=False)
 
@@ -732,10 +775,10 @@ class Window:
             await r.say(actor, text)
         return await self.compare(f"{actor.name}: {text}")
 
-    async def look(self, images: bool, label: str) -> bool:
+    async def look(self, images: bool, label: str, refused: int = 2) -> bool:
         self.typed = -1
         for r in self.runs:
-            await r.look(self.viewer, images=images)
+            await r.look(self.viewer, images=images, refused=refused)
         return await self.compare(label)
 
     async def steps(self) -> None:
@@ -781,7 +824,7 @@ class Window:
                     text = picker.choice(public)
             if text is None or not await self.both(actor, text):
                 return
-            if not await self.look(step % 3 == 2, "the viewer's look"):
+            if not await self.look(False, "the viewer's look", refused=1):
                 return
 
     def diff(self, label: str, mine: list[str], theirs: list[str]) -> str:
@@ -832,7 +875,9 @@ def screen(run: Run, viewer: Actor, chosen: tuple[int, str]) -> tuple[int, str, 
     for seat in humans_to_act(run):
         if seat == viewer_seat:
             continue
-        moves = [(move, False) for move in spec.legal_moves(row.state, seat)]
+        legal = spec.legal_moves(row.state, seat)
+        picker = random.Random(len(run.moves) * 31 + seat)
+        moves = [(move, False) for move in picker.sample(legal, min(SCREEN_MOVES, len(legal)))]
         if seat == chosen[0]:
             moves.append((spec.parse(chosen[1]), True))
         for move, view in moves:
