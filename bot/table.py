@@ -269,9 +269,12 @@ async def rollback(ctx: Ctx) -> Reply | Change:
             "re-played up to and including that move).",
         )
     assert game.row.seed is not None
-    state = rebuild(
-        game.spec, game.setup_names, game.row.options, game.row.seed, [(m.seat, m.text) for m in moves[:keep]]
-    )
+    try:
+        state = rebuild(
+            game.spec, game.setup_names, game.row.options, game.row.seed, [(m.seat, m.text) for m in moves[:keep]]
+        )
+    except IllegalMove as exc:  # a log written under older rules may no longer replay
+        return game.refuse(R.ILLEGAL, f"The game can't be rolled back: its moves no longer replay ({exc.message}).")
     return Change(
         public=f"{ctx.actor.name} rolled the game back to move {keep}.",
         state=state,

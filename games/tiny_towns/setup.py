@@ -19,7 +19,7 @@ from games.tiny_towns.content import (
     lookup,
 )
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"  # 2: automatic "done" no longer depends on a secret monument
 SLUG = "tiny-towns"
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
@@ -89,8 +89,8 @@ def _choose_buildings(value: Any, solo: bool, rng: Rng) -> list[str]:
     return [chosen[c] for c in COLOURS]
 
 
-_NO_MONUMENTS = ([], ["off"], ["no"], ["false"])
-_RANDOM_MONUMENTS = (["on"], ["yes"], ["true"], ["random"])
+_NO_MONUMENTS: tuple[list[str], ...] = ([], ["off"], ["no"], ["false"])
+_RANDOM_MONUMENTS: tuple[list[str], ...] = (["on"], ["yes"], ["true"], ["random"])
 
 
 def _deal_monuments(value: Any, players: int, solo: bool, rng: Rng) -> list[list[str]] | None:

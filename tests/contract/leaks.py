@@ -1,32 +1,39 @@
 """The leak harness (issue 9, item 2): everything one user can obtain from the host core, and
 whether any of it changes when everything that user may not know is dealt afresh.
 
-A game is played through the real ``Conductor`` on a real SQLite store (a file), with humans, a
-bot seat where the game has room, a non-player moderator, a player who is also a moderator, an
-onlooker, and the commands undo, skip, substitute and kick besides the players' moves (secret
-moves where the game has them). Every reply is split into what the channel sees (public text,
-board images, pings, buttons) and what only the sender sees (private text and images, legal
-moves, refusals); queries front ends make (autocomplete, move menus, players, rules topics) are
-recorded for the user who makes them. While the game runs three things are checked on every
-output (the *main run*):
+A game is played through the real ``Conductor`` (images drawn) on a real SQLite store file, with
+humans, a bot seat where the table has room, a moderator who does not play, a player who is also a
+moderator, an onlooker, and the commands undo, skip, substitute and kick besides the players' moves
+(secret moves where the game has them: the player takes one back, then the rival moderator skips
+her). Every reply is split into what the channel sees (public text, board images by digest, pings,
+buttons) and what only the sender sees (private text and images, legal moves, refusals); queries a
+front end makes for a user (autocomplete, move menu, players, rules topics) are recorded for that
+user. Users look at the game now and then (status, board, hand, history, export) and send commands
+that must be refused. On every output of this *main run*:
 
-* private text an engine produced for a seat reaches only that seat's owner, never whoever typed
-  the command (a moderator's skip, a bot's move) and never the channel;
-* before the game ends no output contains the seed, its salt or the state's RNG cursor;
-* the text of a secret move (``hidden_move``) is never shown to anyone but its author until the end.
+* private text an engine produced for a seat reaches only that seat's owner: never whoever typed
+  the command (a moderator's skip, a move a bot answered) and never the channel;
+* before the game ends nothing holds the seed, its salt or any RNG cursor of the state;
+* nobody but its author sees the text of a secret move (``hidden_move``) before the end.
 
-At chosen points the *redeal check* forks the database twice: one copy keeps the state, in the
-other every seat but the viewer's is re-dealt with the game's ``redeal(state, seat, seed)``
-(written back under the version check, so both copies have the same version). The same steps
-then run in both copies in lockstep (the viewer's looks at the game, refused commands, the
-viewer's moves, others' moves chosen in the first copy, moderator skips, timers) and what the
-viewer obtains must be the same in both. A step is compared while both copies stay the same game
-for that viewer: the move logs agree once each other seat's secret moves are blanked, and no move
-drew at random or revealed something (``irreversible``), since then the outcome may rightly
-differ. The first step that breaks this ends the window; it is not a leak.
+The *redeal check* forks the database twice at chosen steps (``WINDOW_AT``): one copy keeps the
+state, in the other every seat but the viewer's (or only the other humans') is re-dealt with the
+game's ``redeal(state, seat, seed)``, written back under the version check so both copies have the
+same version. The same steps then run in both copies in lockstep (the viewer's looks, refused
+commands and moves, others' moves chosen in the first copy, a moderator's skip, timers) and what
+the viewer obtains must be the same in both. The copies stay comparable while the move logs agree
+once other seats' secret moves are blanked and nothing drew or revealed anything (``irreversible``).
+When they part, that is no leak if a move drew or revealed something, or another seat's command or
+a bot followed its own re-dealt secrets; it is one if, with the same public history, a seat acts in
+one copy and not the other, or the viewer's own command fares differently.
 
-Nothing here knows a game's rules beyond its ``GameSpec`` and ``redeal``; a new game is covered
-by adding nothing (``HARNESS_OPTIONS`` only picks options that exercise its secrets).
+The harness also hunts like an adversary: before each move of the main run it tries, at the engine
+level, other humans' legal moves on re-dealt states (``screen``); a move whose status or view for
+the viewer changes, though it drew and revealed nothing, gets a window of its own. Boards are drawn
+once per distinct view (``Drawings``), so the copies cost little more than the main run.
+
+Nothing here knows a game's rules beyond its ``GameSpec`` and ``redeal``: a new game is covered by
+adding nothing. ``HARNESS_OPTIONS`` and ``PREFERRED`` only bring a game's secrets into play.
 """
 
 from __future__ import annotations
@@ -106,7 +113,7 @@ class LeakCase:
 
 def leak_cases() -> list[LeakCase]:
     """One case per registered game (and the plugin game): up to four seats, secret-bringing options."""
-    found = []
+    found: list[LeakCase] = []
     with plugin_registered():
         for slug in [*games.available_slugs(), PLUGIN_SLUG]:
             if any(case.slug == slug for case in found):
@@ -174,11 +181,11 @@ def recording(produced: Produced) -> Iterator[None]:
             wrapped[manifest.slug] = known
         return known[1]
 
-    games.get_manifest = get_manifest  # type: ignore[assignment]
+    games.get_manifest = get_manifest
     try:
         yield
     finally:
-        games.get_manifest = original  # type: ignore[assignment]
+        games.get_manifest = original
 
 
 # ----------------------------------------------------------------- what a user sees of a reply
@@ -690,7 +697,7 @@ class Window:
         self.name = f"{run.case.id} window {number} ({viewer.name}, re-dealing {whom})"
         self.ended = f"{self.name}: ran all {WINDOW_STEPS} steps"
         self.compared = 0
-        self.typed = -1
+        self.typed, self.typed_by = -1, viewer
 
     async def check(self, folder: Path) -> int:
         run = self.run
@@ -759,8 +766,8 @@ class Window:
         first = next((i for i, (a, b) in enumerate(zip(*logs, strict=False)) if a != b), min(map(len, logs)))
         if any(m.irreversible for r in self.runs for m in r.moves[start:first]):
             return ""
-        if first == self.typed:
-            return ""  # the command itself: its seat's own (re-dealt) secrets decide what it does
+        if first == self.typed and self.typed_by != self.viewer:
+            return ""  # another's command: its seat's own (re-dealt) secrets decide what it does
         if all(first < len(log) for log in logs) and logs[0][first][0] == logs[1][first][0]:
             return ""  # the same seat moved, differently: a bot following its own secrets
         acted = [log[first] if first < len(log) else None for log in logs]
@@ -770,7 +777,7 @@ class Window:
         )
 
     async def both(self, actor: Actor, text: str) -> bool:
-        self.typed = len(self.same.moves)  # where the command's own move goes in the log
+        self.typed, self.typed_by = len(self.same.moves), actor  # where the command's own move goes
         for r in self.runs:
             await r.say(actor, text)
         return await self.compare(f"{actor.name}: {text}")
@@ -800,8 +807,8 @@ class Window:
             if others and step % 3 == 0:
                 # Others' moves typed by the viewer: the refusals may not depend on what others hold.
                 theirs = await same.host.legal_commands(GUILD, CHANNEL, same.owners[others[0]])
-                for text in picker.sample(theirs, min(2, len(theirs))):
-                    if text not in mine and not await self.both(viewer, text):
+                for typed in picker.sample(theirs, min(2, len(theirs))):
+                    if typed not in mine and not await self.both(viewer, typed):
                         return
             if step == 2:
                 for r in self.runs:
@@ -809,13 +816,14 @@ class Window:
                 self.typed = -1
                 if not await self.compare("a timer"):
                     return
+            text: str | None = None
             if self.viewer_seat in waiting and (step % 2 == 0 or not others):
                 seat, actor = self.viewer_seat, viewer
                 text = await typed_move(same, viewer, seat, picker, 0.5)
             else:
                 seat = picker.choice(others)
                 actor = actor_of(same.owners[seat])
-                theirs = [t for t in await same.host.legal_commands(GUILD, CHANNEL, actor.user_id)]
+                theirs = await same.host.legal_commands(GUILD, CHANNEL, actor.user_id)
                 public = [t for t in theirs if not is_hidden(spec, t)]
                 if step == 4 or not public:
                     # A moderator's skip: a secret choice stays secret in both copies.
