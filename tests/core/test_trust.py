@@ -215,3 +215,22 @@ async def test_conductor_verify_checks_an_export_from_outside(host: Conductor, s
     assert ok.returncode == 0 and "verified" in ok.stdout, ok.stderr
     forged = subprocess.run([sys.executable, "-m", "bot.cli", "verify", str(bad)], capture_output=True, text=True)
     assert forged.returncode == 1 and "commitment" in forged.stderr
+
+
+def test_replay_json_reports_bad_files_as_json(tmp_path) -> None:
+    """A transcript that is not UTF-8, or states a seed the database cannot hold, is a clear error, also
+    as JSON (never an empty output or a traceback)."""
+    import json
+    import subprocess
+    import sys
+
+    latin = tmp_path / "latin.transcript"
+    latin.write_bytes("game: tiny-towns\nplayers: ann, bob\n# caf\xe9\n".encode("latin-1"))
+    huge = tmp_path / "huge.transcript"
+    huge.write_text(f"game: tiny-towns\nseed: {2**64}\nplayers: ann, bob\n", encoding="utf-8")
+    for path, reason in ((latin, "UTF-8"), (huge, "seed")):
+        done = subprocess.run(
+            [sys.executable, "-m", "bot.cli", "replay", "--json", str(path)], capture_output=True, text=True
+        )
+        assert done.returncode == 1 and "Traceback" not in done.stderr
+        assert reason in json.loads(done.stdout)["error"]
