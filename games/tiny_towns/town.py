@@ -141,6 +141,18 @@ def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None =
     return seen
 
 
+def any_match(slug: str, marks: list[str]) -> bool:
+    """Whether the building's pattern fits anywhere: stops at the first fit (only existence matters)."""
+    counts: dict[str, int] = {}
+    wild = 0
+    for mark in marks:
+        if mark == "*":
+            wild += 1
+        elif mark:
+            counts[mark] = counts.get(mark, 0) + 1
+    return could_match(slug, counts, wild) and any(matches(placement, marks) for placement in PLACEMENTS[slug])
+
+
 def mask_matches(state: State, seat: int, slug: str, mask: int) -> bool:
     marks = letters(state["towns"][seat]["cells"])
     return any(matches(p, marks) for p in BY_MASK[slug].get(mask, []))
@@ -173,9 +185,7 @@ def has_any_build(state: State, seat: int, as_others_see: bool = False) -> bool:
     if as_others_see:
         slugs = [*state["buildings"], *possible_monuments(state, seat)]
     for slug in slugs:
-        if not with_choices(state, seat, slug):
-            continue
-        if matching_masks(state, seat, slug, marks):
+        if with_choices(state, seat, slug) and any_match(slug, marks):
             return True
     return False
 
