@@ -184,10 +184,7 @@ def has_any_build(state: State, seat: int, as_others_see: bool = False) -> bool:
     slugs = available_buildings(state, seat)
     if as_others_see:
         slugs = [*state["buildings"], *possible_monuments(state, seat)]
-    for slug in slugs:
-        if with_choices(state, seat, slug) and any_match(slug, marks):
-            return True
-    return False
+    return any(with_choices(state, seat, slug) and any_match(slug, marks) for slug in slugs)
 
 
 def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:
