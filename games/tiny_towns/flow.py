@@ -129,16 +129,22 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
 
 
 def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
-    """A player who has placed and has nothing possible left to do is done automatically.
+    """A player who has placed and has no possible build left is done automatically (the
+    reference's readiness rule 8), their secret monument included.
 
-    Whether a player is done is public, so the test may not depend on their secret monument: an
-    unbuilt one counts as every monument it could be. A player who might build theirs is never
-    marked done for them (they say ``/tt done``); one who could not build any of them is.
+    Whether a player is done is public. When only the secret monument can decide it (no public
+    building fits, but some monument it might be does), the answer tells the others something
+    about that monument: the move that led here is flagged irreversible (hidden information came
+    out, so it can't be taken back), as a card draw would be.
     """
     town = state["towns"][seat]
     if not is_active(town) or not town["placed"] or town["done"]:
         return
-    if claimable(town) or has_any_build(state, seat, as_others_see=True):
+    if claimable(town) or has_any_build(state, seat, "public"):
+        return
+    if has_any_build(state, seat, "others"):
+        events.append({"irreversible": True})
+    if has_any_build(state, seat, "owner"):
         return
     mark_done(state, seat, events, auto=True)
 

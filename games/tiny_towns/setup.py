@@ -19,7 +19,7 @@ from games.tiny_towns.content import (
     lookup,
 )
 
-RULES_VERSION = "2"  # 2: automatic "done" no longer depends on a secret monument
+RULES_VERSION = "1"
 SLUG = "tiny-towns"
 MIN_PLAYERS = 1
 MAX_PLAYERS = 6
@@ -205,9 +205,5 @@ def setup_state(players: Sequence[str], options: Mapping[str, Any], seed: int) -
         deck = rng.shuffled([r for r in RESOURCES for _ in range(RULES["solo"]["cards_per_resource"])])
         shown = RULES["solo"]["revealed"]
         state["solo"] = {"revealed": deck[:shown], "deck": deck[shown:]}
-    if dealt and _as_words(opts["monuments"]) not in _RANDOM_MONUMENTS:
-        # Listed monuments are dealt two per seat in seat order: everyone knows each seat's pair
-        # (only which one was kept is secret). Left out otherwise, so other states keep their shape.
-        state["monuments_listed"] = True
     state["rng"] = rng.state
     return state

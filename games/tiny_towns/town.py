@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Literal
 
 from games.base import State
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
@@ -83,21 +83,17 @@ def available_buildings(state: State, seat: int) -> list[str]:
 
 
 def possible_monuments(state: State, seat: int) -> list[str]:
-    """The monuments ``seat`` may build as far as the other players can tell.
+    """The monuments ``seat`` might still build, as far as the other players can tell.
 
     Which monument a player kept is secret until it is built; that they kept one and whether it
-    is built are public. So once theirs is built there is none. Before, it is either of the two
-    dealt to them when the options listed the monuments (dealt two per seat in seat order, so
-    everyone knows each pair), or else any monument no town has built (solo leaves some out).
-    Anything others can see that depends on the seat's buildings (being done automatically) must
-    use these, never the monument itself.
+    is built are public. Before it is built it could be any monument no town has built (solo
+    leaves some out): a superset when the options listed the deal, which only makes the reveal
+    check below more cautious.
     """
     town = state["towns"][seat]
     if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
         return []
     built = {t["monument"] for t in state["towns"] if t.get("monument") and t.get("monument_built")}
-    if state.get("monuments_listed"):
-        return [slug for slug in town.get("monument_options") or [] if slug not in built]
     removed = set(RULES["solo"]["removed"]) if state["variant"] == "solo" else set()
     return [slug for slug in MONUMENTS if slug not in built and slug not in removed]
 
@@ -171,19 +167,20 @@ def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int
     return freed
 
 
-def has_any_build(state: State, seat: int, as_others_see: bool = False) -> bool:
+def has_any_build(state: State, seat: int, seen_by: Literal["owner", "others", "public"] = "owner") -> bool:
     """Fast check used for 'done automatically': is any build possible right now?
 
-    ``as_others_see``: the seat's secret monument counts as every monument it could be
-    (``possible_monuments``), so the answer never tells the others which one it is.
+    ``owner``: with the seat's own (secret) monument. ``others``: the secret monument counts as
+    every monument it could be (``possible_monuments``). ``public``: the public buildings only.
     """
     town = state["towns"][seat]
     marks = letters(town["cells"])
     if not any(marks):
         return False
-    slugs = available_buildings(state, seat)
-    if as_others_see:
-        slugs = [*state["buildings"], *possible_monuments(state, seat)]
+    if seen_by == "owner":
+        slugs = available_buildings(state, seat)
+    else:
+        slugs = [*state["buildings"], *(possible_monuments(state, seat) if seen_by == "others" else [])]
     return any(with_choices(state, seat, slug) and any_match(slug, marks) for slug in slugs)
 
 
