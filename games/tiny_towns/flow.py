@@ -8,7 +8,16 @@ from games.base import Event, State
 from games.rng import Rng
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.scoring import standings
-from games.tiny_towns.town import empty_cells, has_any_build, has_built, is_active, is_full
+from games.tiny_towns.town import (
+    empty_cells,
+    has_any_build,
+    has_built,
+    is_active,
+    is_full,
+    might_fit_a_monument,
+    monument_fits,
+    possible_monuments,
+)
 
 
 def active_seats(state: State) -> list[int]:
@@ -142,10 +151,12 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
         return
     if claimable(town) or has_any_build(state, seat, "public"):
         return
-    if has_any_build(state, seat, "others"):
-        events.append({"irreversible": True})
-    if has_any_build(state, seat, "owner"):
-        return
+    if possible_monuments(state, seat):  # an unbuilt secret monument decides
+        if monument_fits(state, seat):
+            events.append({"irreversible": True})
+            return
+        if might_fit_a_monument(state, seat):  # it might have fitted: not fitting says which it is not
+            events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
 
 

@@ -184,6 +184,29 @@ def has_any_build(state: State, seat: int, seen_by: Literal["owner", "others", "
     return any(with_choices(state, seat, slug) and any_match(slug, marks) for slug in slugs)
 
 
+def might_fit_a_monument(state: State, seat: int) -> bool:
+    """Cheap and cautious: whether some monument the seat might hold has the cubes for its pattern
+    (counts only, so it may say yes where no placement fits; never no where one does)."""
+    marks = letters(state["towns"][seat]["cells"])
+    counts: dict[str, int] = {}
+    wild = 0
+    for mark in marks:
+        if mark == "*":
+            wild += 1
+        elif mark:
+            counts[mark] = counts.get(mark, 0) + 1
+    return any(could_match(slug, counts, wild) for slug in possible_monuments(state, seat))
+
+
+def monument_fits(state: State, seat: int) -> bool:
+    """Whether the seat's own unbuilt monument can be built right now."""
+    town = state["towns"][seat]
+    slug = town.get("monument")
+    if not slug or town.get("monument_built"):
+        return False
+    return bool(with_choices(state, seat, slug)) and any_match(slug, letters(town["cells"]))
+
+
 def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:
     """(building, square mask, allowed 'at' squares, allowed 'with' resources) for every possible build."""
     town = state["towns"][seat]
