@@ -100,3 +100,39 @@ async def test_a_verb_the_game_declares_not_undoable_is_refused(host: Conductor,
     assert refused.error == R.ILLEGAL and "/tt place" in refused.private and await snapshot(store) == before
     monkeypatch.undo()
     assert (await say(host, ANN, "/game undo")).ok  # the real declaration lets a placement be taken back
+
+
+async def test_undo_refuses_a_move_that_drew_cards_and_a_resignation(host: Conductor, store: Store) -> None:
+    """Taking back a move after which new cards were drawn would let a player redraw their hand; a
+    resignation is final."""
+    for actor, text in [(ANN, "/game new trains"), (BOB, "/game join"), (CAT, "/game join"), (ANN, "/game start")]:
+        assert (await say(host, actor, text)).ok
+    for actor in (ANN, BOB, CAT):  # starting rails
+        legal = await host.legal_commands(GUILD, CHANNEL, actor.user_id)
+        assert (await say(host, actor, legal[0])).ok
+    assert (await say(host, ANN, "/trains end")).ok  # draws a new hand
+    before = await snapshot(store)
+    refused = await say(host, ANN, "/game undo")
+    assert refused.error == R.ILLEGAL and "drew something at random" in refused.private
+    assert await snapshot(store) == before
+    assert (await say(host, CAT, "/game resign")).ok
+    assert (await store.open_game(GUILD, CHANNEL)) is not None  # two players play on
+    before = await snapshot(store)
+    final = await say(host, CAT, "/game undo")
+    assert final.error == R.ILLEGAL and "resignation" in final.private and await snapshot(store) == before
+
+
+async def test_a_seat_change_written_on_a_stale_version_is_refused(store: Store) -> None:
+    """The seat list is written under the version check like every change: two joins read at one
+    version cannot both land."""
+    from storage import SeatRow, StaleVersion
+
+    row = await store.create_game(GUILD, CHANNEL, "tiny-towns", ANN.user_id, "ann", {}, "1")
+    seats = await store.seats(row.id)
+    first, _ = await store.commit(row, seats=[*seats, SeatRow(1, BOB.user_id, "bob", "human", 1)])
+    try:
+        await store.commit(row, seats=[*seats, SeatRow(1, CAT.user_id, "cat", "human", 1)])
+        raise AssertionError("a seat list written on a stale version must be refused")
+    except StaleVersion:
+        pass
+    assert [s.display_name for s in await store.seats(row.id)] == ["ann", "bob"] and first.version == 1

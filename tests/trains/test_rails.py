@@ -197,6 +197,15 @@ def test_signal_box_discount_applies_once(tr):
     assert after["turn"]["money"] == 0 and after["turn"]["discount"] == 0
 
 
+def test_signal_box_discount_never_pays_out_on_a_cheaper_hex(tr):
+    """The discount lowers a surcharge to 0 at most: a plain hex after Signal Box costs 0, never -1."""
+    src, plain = pair(tr, "plain")
+    state = tr.scenario(["signal-box", "lay-rails"], rails={src: [0]}, money=0)
+    after, _ = tr.do(state, 0, "/trains play signal-box")
+    after, _ = tr.do(after, 0, f"/trains play lay-rails {plain}")
+    assert 0 in after["rails"][plain] and after["turn"]["money"] == 1
+
+
 def test_track_crew_and_double_track(tr):
     src, dst = pair(tr, "plain")
     after, _ = tr.do(tr.scenario(["track-crew"], rails={src: [0]}), 0, f"/trains play track-crew {dst}")
