@@ -117,10 +117,8 @@ def places_anywhere(town: Town, slug: str, round_no: int) -> bool:
     return has_built(town, "obelisk-of-the-crescent") and (town.get("monument_round") or 0) < round_no
 
 
-def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None = None) -> list[int]:
-    """Distinct square sets (bitmasks) where this building's pattern can be built now."""
-    cells = state["towns"][seat]["cells"]
-    marks = marks if marks is not None else letters(cells)
+def cube_counts(marks: list[str]) -> tuple[dict[str, int], int]:
+    """Cubes per resource letter, and wild squares ("*"), for the quick could-match filter."""
     counts: dict[str, int] = {}
     wild = 0
     for mark in marks:
@@ -128,6 +126,14 @@ def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None =
             wild += 1
         elif mark:
             counts[mark] = counts.get(mark, 0) + 1
+    return counts, wild
+
+
+def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None = None) -> list[int]:
+    """Distinct square sets (bitmasks) where this building's pattern can be built now."""
+    cells = state["towns"][seat]["cells"]
+    marks = marks if marks is not None else letters(cells)
+    counts, wild = cube_counts(marks)
     if not could_match(slug, counts, wild):
         return []
     seen: list[int] = []
@@ -139,13 +145,7 @@ def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None =
 
 def any_match(slug: str, marks: list[str]) -> bool:
     """Whether the building's pattern fits anywhere: stops at the first fit (only existence matters)."""
-    counts: dict[str, int] = {}
-    wild = 0
-    for mark in marks:
-        if mark == "*":
-            wild += 1
-        elif mark:
-            counts[mark] = counts.get(mark, 0) + 1
+    counts, wild = cube_counts(marks)
     return could_match(slug, counts, wild) and any(matches(placement, marks) for placement in PLACEMENTS[slug])
 
 
@@ -187,14 +187,7 @@ def has_any_build(state: State, seat: int, seen_by: Literal["owner", "others", "
 def might_fit_a_monument(state: State, seat: int) -> bool:
     """Cheap and cautious: whether some monument the seat might hold has the cubes for its pattern
     (counts only, so it may say yes where no placement fits; never no where one does)."""
-    marks = letters(state["towns"][seat]["cells"])
-    counts: dict[str, int] = {}
-    wild = 0
-    for mark in marks:
-        if mark == "*":
-            wild += 1
-        elif mark:
-            counts[mark] = counts.get(mark, 0) + 1
+    counts, wild = cube_counts(letters(state["towns"][seat]["cells"]))
     return any(could_match(slug, counts, wild) for slug in possible_monuments(state, seat))
 
 

@@ -30,6 +30,18 @@ SKIP = "skip"
 THEN = "then"
 HEX_PATTERN = re.compile(r"^[a-z][1-9][0-9]?$")
 CENTRAL_MODES = ("money", "draw", "rail")
+# Card kinds whose play takes no choices (one spelling for the grammar and the move generator).
+NO_CHOICE_KINDS = (
+    "none",
+    "draw",
+    "landfill",
+    "early_train",
+    "track_vp",
+    "rail_yard",
+    "gain_waste",
+    "sightseeing",
+    "signal_box",
+)
 
 
 # ---------------------------------------------------------------- grammar
@@ -94,17 +106,7 @@ def normalize(card: Card, words: list[str]) -> list[str]:
         if not card.optional:
             raise _bad(card, f"{card.name}'s effect is not optional.")
         return [SKIP]
-    if kind in (
-        "none",
-        "draw",
-        "landfill",
-        "early_train",
-        "track_vp",
-        "rail_yard",
-        "gain_waste",
-        "sightseeing",
-        "signal_box",
-    ):
+    if kind in NO_CHOICE_KINDS:
         if words:
             raise _bad(card, f"{card.name} takes no choices.")
         return []

@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
-from games.trains.effects import SKIP, THEN
+from games.trains.effects import NO_CHOICE_KINDS, SKIP, THEN
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
@@ -68,17 +68,7 @@ def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> lis
     kind = card.kind
     effect = card.effect
     player = state["players"][seat]
-    if kind in (
-        "none",
-        "draw",
-        "landfill",
-        "early_train",
-        "track_vp",
-        "rail_yard",
-        "gain_waste",
-        "sightseeing",
-        "signal_box",
-    ):
+    if kind in NO_CHOICE_KINDS:
         return [[]]
     if kind == "lay_rails":
         waive = tuple(effect.get("waive", []))
