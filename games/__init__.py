@@ -19,7 +19,6 @@ log = logging.getLogger(__name__)
 # On the roadmap, no engine yet: listed so players get a clear answer, not "unknown game".
 PLANNED: dict[str, PlannedGame] = {
     "trolley-town": PlannedGame("trolley-town", "My Trolley Town", "trolley", 1, 4),
-    "tramways": PlannedGame("tramways", "Tramways", "tram", 1, 5),
 }
 
 _points: dict[str, EntryPoint] | None = None

@@ -1,0 +1,277 @@
+"""Every legal move of a seat, in a stable order (autocomplete, bots, the conformance suite).
+
+The lists are complete: apply accepts nothing else except other spellings of a listed move
+(the same cards paying with other icons for the same stress, or another cell of the same
+building), which leave exactly the same state.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from games.base import MOVE_KEY, Move, State
+from games.tramways import links
+from games.tramways.actions import SIMPLE, last_player
+from games.tramways.board import CityMap
+from games.tramways.content import BUILDING_TYPES, CARDS, SETTINGS, card
+from games.tramways.payment import Need, payments, token_text
+from games.tramways.rules import master_available
+
+
+def legal_moves(state: State, seat: int) -> list[Move]:
+    if state["phase"] == "over" or seat != state["current"] or state["players"][seat]["resigned"]:
+        return []
+    phase = state["phase"]
+    if phase == "auction":
+        return auction_moves(state, seat)
+    if phase == "take":
+        return [{MOVE_KEY: "take", "card": slug} for slug in sorted(set(state["display"]))]
+    if phase == "admin":
+        return admin_moves(state, seat)
+    moves: list[Move] = []
+    if state["turn"]["actions_left"] > 0:
+        moves += rail_moves(state, seat)
+        moves += trip_moves(state, seat)
+        moves += upgrade_link_moves(state, seat)
+        moves += building_moves(state, seat)
+        moves += use_moves(state, seat)
+    moves += master_moves(state, seat)
+    moves.append({MOVE_KEY: "done"})
+    return moves
+
+
+def auction_moves(state: State, seat: int) -> list[Move]:
+    high, money = state["auction"]["high"], state["players"][seat]["money"]
+    return [{MOVE_KEY: "pass"}, *({MOVE_KEY: "bid", "amount": a} for a in range(high + 1, money + 1))]
+
+
+def admin_moves(state: State, seat: int) -> list[Move]:
+    turn, player = state["turn"], state["players"][seat]
+    moves: list[Move] = []
+    if not turn["discarded"] and not turn["bought"]:
+        hand = sorted(player["hand"])
+        seen: set[tuple[str, ...]] = set()
+        for size in range(1, len(hand) + 1):
+            cost = max(0, size - SETTINGS["free_discards"]) * SETTINGS["discard_cost"]
+            if cost > player["money"]:
+                break
+            for chosen in combinations(hand, size):
+                if chosen not in seen:
+                    seen.add(chosen)
+                    moves.append({MOVE_KEY: "discard", "cards": list(chosen)})
+    if not turn["bought"]:
+        for slug in sorted(set(state["dev_display"])):
+            if CARDS[slug].cost <= player["money"]:
+                moves.append({MOVE_KEY: "buy", "card": slug})
+    moves.append({MOVE_KEY: "done"})
+    return moves
+
+
+def _icon_count(hand: list[str], icon: str) -> int:
+    return sum(card(slug).icons.count(icon) for slug in hand)
+
+
+def _pay(hand: list[str], need: Need, cache: dict[Need, list[list[str]]]) -> list[list[str]]:
+    if need not in cache:
+        cache[need] = [[token_text(t) for t in way] for way in payments(hand, need)]
+    return cache[need]
+
+
+def rail_moves(state: State, seat: int) -> list[Move]:
+    player = state["players"][seat]
+    hand = player["hand"]
+    budget = min(SETTINGS["max_rails_per_action"], player["rails_left"], _icon_count(hand, "rail"))
+    if budget <= 0:
+        return []
+    gmap = links.game_map(state)
+    hill_cost = SETTINGS["hill_extra_cost"]
+    cache: dict[Need, list[list[str]]] = {}
+    moves: list[Move] = []
+    starts: list[tuple[int, str]] = []  # (cell to start from, start endpoint label)
+    for link in links.open_links(state, seat):
+        cell = gmap.cell(link["cells"][-1])
+        assert cell is not None
+        starts.append((cell, link["ends"][0]))
+    if len(links.open_links(state, seat)) < SETTINGS["max_open_links"]:
+        for endpoint in gmap.endpoints:
+            if links.can_be_end(state, endpoint):
+                # One start cell per neighbouring empty cell: other cells of the building are other
+                # spellings of the same move.
+                used: set[int] = set()
+                for cell in endpoint.cells:
+                    if any(n not in used and _free(state, gmap, n) for n in gmap.neighbours[cell]):
+                        starts.append((cell, endpoint.label))
+                        used.update(gmap.neighbours[cell])
+    for start_cell, start_label in starts:
+        start_ep = gmap.endpoint(start_label)
+        assert start_ep is not None
+        start_icons = links.dest_icons(state, start_ep)
+        path: list[int] = []
+
+        def walk(here: int, hills: int, taken: set[int]) -> None:
+            for nxt in gmap.neighbours[here]:
+                if nxt in taken or not _free(state, gmap, nxt):
+                    continue
+                cost = hills + (hill_cost if gmap.terrain[nxt] == "hill" else 0)
+                if cost > player["money"]:
+                    continue
+                path.append(nxt)
+                taken.add(nxt)
+                k = len(path)
+                names = [gmap.name(start_cell), *(gmap.name(c) for c in path)]
+                for way in _pay(hand, Need((("rail", k),)), cache):
+                    moves.append({MOVE_KEY: "rails", "cells": names, "dest": None, "cards": way})
+                if player["workers"] > 0:
+                    ends_seen: set[str] = set()
+                    for end_cell in gmap.neighbours[nxt]:
+                        end = gmap.endpoint_at(end_cell)
+                        if end is None or end.label == start_label or end.label in ends_seen:
+                            continue
+                        if not links.can_be_end(state, end):
+                            continue
+                        ends_seen.add(end.label)
+                        dests = start_icons | links.dest_icons(state, end)
+                        for way in _pay(hand, Need((("rail", k),), True, dests), cache):
+                            dest = next(w.split(":")[1].split("+") for w in way if _has_dest(w, dests))
+                            icon = next(i for i in dest if i in dests)
+                            moves.append(
+                                {
+                                    MOVE_KEY: "rails",
+                                    "cells": [*names, gmap.name(end_cell)],
+                                    "dest": icon.upper(),
+                                    "cards": way,
+                                }
+                            )
+                if k < budget:
+                    walk(nxt, cost, taken)
+                taken.discard(nxt)
+                path.pop()
+
+        walk(start_cell, 0, {start_cell})
+    return moves
+
+
+def _has_dest(token: str, dests: frozenset[str]) -> bool:
+    return any(icon in dests for icon in token.split(":")[1].split("+"))
+
+
+def _free(state: State, gmap: CityMap, cell: int) -> bool:
+    return gmap.empty(cell) and gmap.name(cell) not in state["rails"]
+
+
+def upgrade_link_moves(state: State, seat: int) -> list[Move]:
+    player = state["players"][seat]
+    if _icon_count(player["hand"], "up") == 0 or player["money"] < SETTINGS["upgrade_link_cost"]:
+        return []
+    gmap = links.game_map(state)
+    cache: dict[Need, list[list[str]]] = {}
+    moves: list[Move] = []
+    for link in state["links"]:
+        if link["owner"] != seat or link["ends"][1] is None or link["upgraded"]:
+            continue
+        dests = frozenset().union(*(links.dest_icons(state, gmap.endpoints[gmap.by_label[e]]) for e in link["ends"]))
+        for way in _pay(player["hand"], Need((("up", 1),), True, dests), cache):
+            moves.append({MOVE_KEY: "upgrade-link", "link": link["id"], "cards": way})
+    return moves
+
+
+def building_moves(state: State, seat: int) -> list[Move]:
+    player = state["players"][seat]
+    if _icon_count(player["hand"], "build") == 0:
+        return []
+    ways = [[token_text(t) for t in way] for way in payments(player["hand"], Need((("build", 1),)))]
+    moves: list[Move] = []
+    if player["money"] >= SETTINGS["build_cost"]:
+        for label in sorted((p for p, s in state["parcels"].items() if s == seat), key=lambda p: int(p[1:])):
+            if label in state["built"]:
+                continue
+            for kind in BUILDING_TYPES:
+                if state["building_tiles"][kind] > 0:
+                    moves += [{MOVE_KEY: "build", "parcel": label, "type": kind, "cards": way} for way in ways]
+    if player["money"] >= SETTINGS["upgrade_building_cost"]:
+        for label, built in sorted(state["built"].items()):
+            if built["owner"] == seat and not built["upgraded"]:
+                moves += [{MOVE_KEY: "upgrade-building", "building": label, "cards": way} for way in ways]
+    return moves
+
+
+def use_moves(state: State, seat: int) -> list[Move]:
+    hand = state["players"][seat]["hand"]
+    gmap = links.game_map(state)
+    moves: list[Move] = []
+    rooms: list[tuple[str, int]] | None = None
+    for slug in sorted(set(hand)):
+        icons = [icon for icon in card(slug).icons if icon in SIMPLE]
+        seen: set[tuple[str, ...]] = set()
+        for size in range(1, len(icons) + 1):
+            for chosen in combinations(icons, size):
+                if chosen in seen:
+                    continue
+                seen.add(chosen)
+                token = f"{slug}:{'+'.join(chosen)}"
+                pax = chosen.count("pax")
+                if not pax:
+                    moves.append({MOVE_KEY: "use", "card": token, "at": None})
+                    continue
+                if rooms is None:
+                    rooms = [
+                        (e.label, links.capacity(state, e) - state["passengers"].get(e.label, 0))
+                        for e in gmap.endpoints
+                    ]
+                moves += [{MOVE_KEY: "use", "card": token, "at": label} for label, room in rooms if room >= pax]
+    return moves
+
+
+def _hp_options(state: State, seat: int, end_label: str, money: int) -> list[int | None]:
+    gmap = links.game_map(state)
+    end = gmap.endpoint(end_label)
+    assert end is not None
+    if end.kind == "parcel" and end_label not in state["built"]:
+        return [None]
+    if links.kind_type(state, end) != "C":
+        return [None]
+    bonus = SETTINGS["destination_bonus"]["C"]
+    return list(range(0, min(bonus["hp_max"], money // bonus["hp_price"]) + 1))
+
+
+def trip_moves(state: State, seat: int) -> list[Move]:
+    player = state["players"][seat]
+    if _icon_count(player["hand"], "ticket") == 0:
+        return []
+    gmap = links.game_map(state)
+    adjacency = links.graph(state)
+    cache: dict[Need, list[list[str]]] = {}
+    moves: list[Move] = []
+    for label, count in sorted(state["passengers"].items()):
+        if count <= 0 or label not in adjacency:
+            continue
+        for via, to in links.routes(state, label, adjacency):
+            end = gmap.endpoints[gmap.by_label[to]]
+            for way in _pay(player["hand"], Need((("ticket", 1),), True, links.dest_icons(state, end)), cache):
+                pay = sum(1 for token in way if card(token.split(":")[0]).consequence == "pay")
+                money = player["money"] - min(pay, player["money"])
+                for hp in _hp_options(state, seat, to, money):
+                    moves.append(
+                        {MOVE_KEY: "move", "from": label, "to": to, "via": list(via), "hp": hp, "cards": way}
+                    )
+    return moves
+
+
+def master_moves(state: State, seat: int) -> list[Move]:
+    if not master_available(state, seat) or seat != last_player(state):
+        return []
+    gmap = links.game_map(state)
+    at = state["master"]["at"]
+    moves: list[Move] = []
+    for link_id, there in links.graph(state).get(at, ()):
+        end = gmap.endpoints[gmap.by_label[there]]
+        if not links.is_destination(state, end):
+            continue
+        for hp in _hp_options(state, seat, there, state["players"][seat]["money"]):
+            moves.append({MOVE_KEY: "master", "to": there, "via": [link_id], "hp": hp})
+    return moves
+
+
+def describe(move: Move) -> dict[str, Any]:  # pragma: no cover - debugging helper
+    return dict(move)
