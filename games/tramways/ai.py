@@ -1,21 +1,65 @@
-"""Bot seats. Level 0: a random legal move. Level 1+: a greedy strategy (see ``strategy``)."""
+"""Bot seats. Level 0: a random legal move. Level 1 and up: the greedy strategy in strategy.py.
+
+Level 0 picks a kind of move at random and then one move of that kind (for rails: a random
+start, then one of its moves), so it never lists the thousands of rails moves a hand of rail
+cards allows. Every move it returns is built by the same generators legal_moves uses, so it is
+always one of the listed moves.
+"""
 
 from __future__ import annotations
 
-from games.base import IllegalMove, Move, State
+from collections.abc import Callable
+
+from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.tramways.movegen import legal_moves
+from games.tramways import movegen
+
+
+def _rng(state: State, seat: int) -> Rng:
+    salt = ((seat + 1) * 0x9E3779B97F4A7C15) ^ (state["move_number"] * 0xBF58476D1CE4E5B9)
+    return Rng(state["rng"] ^ salt)
 
 
 def random_move(state: State, seat: int) -> Move:
-    moves = legal_moves(state, seat)
-    if not moves:
-        raise IllegalMove("This seat has nothing to do now.")
-    salt = ((seat + 1) * 0x9E3779B97F4A7C15) ^ (state["move_number"] * 0xBF58476D1CE4E5B9)
-    return Rng(state["rng"] ^ salt).choice(moves)
+    rng = _rng(state, seat)
+    if state["phase"] != "actions" or seat != state["current"]:
+        moves = movegen.legal_moves(state, seat)
+        if not moves:
+            raise IllegalMove("This seat has nothing to do now.")
+        return rng.choice(moves)
+    kinds: list[Callable[[], list[Move]]] = []
+    if state["turn"]["actions_left"] > 0:
+        starts = movegen.rail_starts(state, seat)
+        if starts:
+            order = rng.shuffled(starts)
+
+            def rails() -> list[Move]:
+                for start in order:
+                    found = movegen.rail_moves_from(state, seat, start, {})
+                    if found:
+                        return found
+                return []
+
+            kinds.append(rails)
+        for generator in (movegen.trip_moves, movegen.upgrade_link_moves, movegen.building_moves, movegen.use_moves):
+            found = generator(state, seat)
+            if found:
+                kinds.append(lambda found=found: found)
+    master = movegen.master_moves(state, seat)
+    if master:
+        kinds.append(lambda: master)
+    kinds.append(lambda: [{MOVE_KEY: "done"}])
+    while kinds:
+        pick = kinds.pop(rng.below(len(kinds)))
+        moves = pick()
+        if moves:
+            return rng.choice(moves)
+    return {MOVE_KEY: "done"}
 
 
 def bot_move(state: State, seat: int, level: int) -> Move:
+    if state["phase"] == "over" or seat != state["current"] or state["players"][seat]["resigned"]:
+        raise IllegalMove("This seat has nothing to do now.")
     if level <= 0:
         return random_move(state, seat)
     from games.tramways.strategy import choose

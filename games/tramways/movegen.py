@@ -78,82 +78,91 @@ def _pay(hand: list[str], need: Need, cache: dict[Need, list[list[str]]]) -> lis
     return cache[need]
 
 
-def rail_moves(state: State, seat: int) -> list[Move]:
+def rail_starts(state: State, seat: int) -> list[tuple[int, str]]:
+    """(cell the command starts on, start endpoint label): the open links' last rails, then one
+    cell of each possible start endpoint per free neighbouring cell (another cell of the same
+    building would be another spelling of the same move)."""
     player = state["players"][seat]
-    hand = player["hand"]
-    budget = min(SETTINGS["max_rails_per_action"], player["rails_left"], _icon_count(hand, "rail"))
-    if budget <= 0:
+    if min(SETTINGS["max_rails_per_action"], player["rails_left"], _icon_count(player["hand"], "rail")) <= 0:
         return []
     gmap = links.game_map(state)
-    hill_cost = SETTINGS["hill_extra_cost"]
-    cache: dict[Need, list[list[str]]] = {}
-    moves: list[Move] = []
-    starts: list[tuple[int, str]] = []  # (cell to start from, start endpoint label)
-    for link in links.open_links(state, seat):
+    starts: list[tuple[int, str]] = []
+    mine = links.open_links(state, seat)
+    for link in mine:
         cell = gmap.cell(link["cells"][-1])
         assert cell is not None
-        starts.append((cell, link["ends"][0]))
-    if len(links.open_links(state, seat)) < SETTINGS["max_open_links"]:
+        if any(_free(state, gmap, n) for n in gmap.neighbours[cell]):
+            starts.append((cell, link["ends"][0]))
+    if len(mine) < SETTINGS["max_open_links"]:
         for endpoint in gmap.endpoints:
             if links.can_be_end(state, endpoint):
-                # One start cell per neighbouring empty cell: other cells of the building are other
-                # spellings of the same move.
                 used: set[int] = set()
                 for cell in endpoint.cells:
                     if any(n not in used and _free(state, gmap, n) for n in gmap.neighbours[cell]):
                         starts.append((cell, endpoint.label))
                         used.update(gmap.neighbours[cell])
-    for start_cell, start_label in starts:
-        start_ep = gmap.endpoint(start_label)
-        assert start_ep is not None
-        start_icons = links.dest_icons(state, start_ep)
-        path: list[int] = []
+    return starts
 
-        def walk(here: int, hills: int, taken: set[int]) -> None:
-            for nxt in gmap.neighbours[here]:
-                if nxt in taken or not _free(state, gmap, nxt):
-                    continue
-                cost = hills + (hill_cost if gmap.terrain[nxt] == "hill" else 0)
-                if cost > player["money"]:
-                    continue
-                path.append(nxt)
-                taken.add(nxt)
-                k = len(path)
-                names = [gmap.name(start_cell), *(gmap.name(c) for c in path)]
-                for way in _pay(hand, Need((("rail", k),)), cache):
-                    moves.append({MOVE_KEY: "rails", "cells": names, "dest": None, "cards": way})
-                if player["workers"] > 0:
-                    ends_seen: set[str] = set()
-                    for end_cell in gmap.neighbours[nxt]:
-                        end = gmap.endpoint_at(end_cell)
-                        if end is None or end.label == start_label or end.label in ends_seen:
-                            continue
-                        if not links.can_be_end(state, end):
-                            continue
-                        ends_seen.add(end.label)
-                        dests = start_icons | links.dest_icons(state, end)
-                        for way in _pay(hand, Need((("rail", k),), True, dests), cache):
-                            dest = next(w.split(":")[1].split("+") for w in way if _has_dest(w, dests))
-                            icon = next(i for i in dest if i in dests)
-                            moves.append(
-                                {
-                                    MOVE_KEY: "rails",
-                                    "cells": [*names, gmap.name(end_cell)],
-                                    "dest": icon.upper(),
-                                    "cards": way,
-                                }
-                            )
-                if k < budget:
-                    walk(nxt, cost, taken)
-                taken.discard(nxt)
-                path.pop()
 
-        walk(start_cell, 0, {start_cell})
+def rail_moves(state: State, seat: int) -> list[Move]:
+    cache: dict[Need, list[list[str]]] = {}
+    moves: list[Move] = []
+    for start in rail_starts(state, seat):
+        moves += rail_moves_from(state, seat, start, cache)
     return moves
 
 
-def _has_dest(token: str, dests: frozenset[str]) -> bool:
-    return any(icon in dests for icon in token.split(":")[1].split("+"))
+def rail_moves_from(
+    state: State, seat: int, start: tuple[int, str], cache: dict[Need, list[list[str]]]
+) -> list[Move]:
+    """Every rails move from one start: 1-3 new cells, then optionally the completing end."""
+    player = state["players"][seat]
+    hand = player["hand"]
+    budget = min(SETTINGS["max_rails_per_action"], player["rails_left"], _icon_count(hand, "rail"))
+    gmap = links.game_map(state)
+    hill_cost = SETTINGS["hill_extra_cost"]
+    moves: list[Move] = []
+    start_cell, start_label = start
+    start_ep = gmap.endpoint(start_label)
+    assert start_ep is not None
+    start_icons = links.dest_icons(state, start_ep)
+    path: list[int] = []
+
+    def walk(here: int, hills: int, taken: set[int]) -> None:
+        for nxt in gmap.neighbours[here]:
+            if nxt in taken or not _free(state, gmap, nxt):
+                continue
+            cost = hills + (hill_cost if gmap.terrain[nxt] == "hill" else 0)
+            if cost > player["money"]:
+                continue
+            path.append(nxt)
+            taken.add(nxt)
+            k = len(path)
+            names = [gmap.name(start_cell), *(gmap.name(c) for c in path)]
+            for way in _pay(hand, Need((("rail", k),)), cache):
+                moves.append({MOVE_KEY: "rails", "cells": names, "dest": None, "cards": way})
+            if player["workers"] > 0:
+                ends_seen: set[str] = set()
+                for end_cell in gmap.neighbours[nxt]:
+                    end = gmap.endpoint_at(end_cell)
+                    if end is None or end.label == start_label or end.label in ends_seen:
+                        continue
+                    if not links.can_be_end(state, end):
+                        continue
+                    ends_seen.add(end.label)
+                    dests = start_icons | links.dest_icons(state, end)
+                    for way in _pay(hand, Need((("rail", k),), True, dests), cache):
+                        icon = next(i for w in way for i in w.split(":")[1].split("+") if i in dests)
+                        moves.append(
+                            {MOVE_KEY: "rails", "cells": [*names, gmap.name(end_cell)], "dest": icon.upper(), "cards": way}
+                        )
+            if k < budget:
+                walk(nxt, cost, taken)
+            taken.discard(nxt)
+            path.pop()
+
+    walk(start_cell, 0, {start_cell})
+    return moves
 
 
 def _free(state: State, gmap: CityMap, cell: int) -> bool:
