@@ -28,7 +28,7 @@ class Endpoint:
     cells: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one cached object per map: hashed by identity
 class CityMap:
     width: int
     height: int
