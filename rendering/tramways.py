@@ -17,14 +17,25 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.tramways import MANIFEST
-from rendering.theme import BACKGROUND, GRID, INK, MUTED, player_colour, shade, stamp_text, text_colour_on, to_png_fast
+from rendering.theme import (
+    BACKGROUND,
+    GRID,
+    INK,
+    MUTED,
+    fit_lines,
+    player_colour,
+    shade,
+    stamp_text,
+    text_colour_on,
+    to_png_fast,
+)
 
 CELL = 44
 MARGIN = 26  # room for the column letters and row numbers
-ROW_H = 34  # one player line in the strip
+ROW_H = 56  # one player's two lines in the strip
 PALETTE = MANIFEST.palette
 SHAPES = ("circle", "square", "triangle", "diamond", "cross")
-TILE_NAMES = {"station": "STATION", "exchange": "EXCH $5", "park": "PARK"}
+TILE_NAMES = {"station": "STN", "exchange": "EX$5", "park": "PARK"}
 
 
 def _xy(cell: str, width: int) -> tuple[int, int]:
@@ -93,7 +104,7 @@ def _endpoints(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
             label = f"{ep['label']}:{kind_type}"
         if ep["upgraded"]:
             label += "+"
-        size = 15 if len(label) <= 4 else 12
+        size = 15 if len(label) <= 4 else 12 if len(label) <= 6 else 10
         stamp_text(image, ((x0 + x1) / 2, y0 + 5), label, size, ink, "mt")
         if owner is not None:
             _shape(draw, SHAPES[owner % len(SHAPES)], x1 - 10, y1 - 10, 5, player_colour(owner), INK)
@@ -141,7 +152,7 @@ def _strip(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     order = view["order"]
     players = view["players"]
     ranked = order + [p["seat"] for p in players if p["seat"] not in order]
-    stamp_text(image, (MARGIN, top), "Turn order · $ · HP · stress · workers · rails · hand", 14, MUTED)
+    stamp_text(image, (MARGIN, top), "Players in turn order", 15, MUTED)
     for line, seat in enumerate(ranked):
         p = players[seat]
         y = top + 20 + line * ROW_H
@@ -154,24 +165,24 @@ def _strip(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
         name = f"{place} {p['name']}" + (" (resigned)" if p["resigned"] else "")
         if view.get("last") == seat and (view.get("master") is not None):
             name += " (M)"
-        stamp_text(image, (MARGIN + 26, y + 4), name[:22], 18, INK)
+        stamp_text(image, (MARGIN + 26, y + 2), f"{name[:24]}   score {p['score']}", 19, INK)
         stats = (
             f"${p['money']}  {p['hp']} HP  stress {p['stress']}  workers {p['workers']}  "
-            f"rails {p['rails_left']}  hand {p['hand_size']}  = {p['score']}"
+            f"rails {p['rails_left']}  hand {p['hand_size']}"
         )
-        stamp_text(image, (MARGIN + 240, y + 4), stats, 18, INK)
+        stamp_text(image, (MARGIN + 26, y + 26), stats, 19, INK)
 
 
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     rows = view["map"]["terrain"]
     width = len(rows[0])
     base = _base(json.dumps(rows))
-    strip_h = 30 + ROW_H * len(view["players"]) + 40
-    image = Image.new("RGB", (max(base.width, 900), base.height + strip_h), BACKGROUND)
+    strip_h = 30 + ROW_H * len(view["players"]) + 60
+    image = Image.new("RGB", (max(base.width, 520), base.height + strip_h), BACKGROUND)
     image.paste(base, (0, 0))
     draw = ImageDraw.Draw(image)
     phase = {"auction": "auction", "take": "auction cards", "actions": "actions", "admin": "administration"}
-    head = f"Tramways · round {view['round']}/{view['rounds']} · {phase.get(view['phase'], 'game over')}"
+    head = f"Round {view['round']}/{view['rounds']} · {phase.get(view['phase'], 'game over')}"
     auction = view.get("auction")
     if auction:
         head += f" · high bid ${auction['high']}"
@@ -179,11 +190,13 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     _endpoints(image, draw, view, width)
     _links(image, draw, view, width)
     _strip(image, draw, view, base.height + 4, focus)
-    y = image.height - 30
+    y = image.height - 56
     if view["display"]:
-        stamp_text(image, (MARGIN, y), "Auction cards: " + ", ".join(view["display"]), 15, INK)
+        footer = "Auction cards: " + ", ".join(view["display"])
     elif view.get("hand") is not None:
-        stamp_text(image, (MARGIN, y), "Your hand: " + ", ".join(view["hand"]), 15, INK)
+        footer = "Your hand: " + ", ".join(view["hand"])
     else:
-        stamp_text(image, (MARGIN, y), "Development cards: " + ", ".join(view["dev_display"]), 15, INK)
+        footer = "Development cards: " + ", ".join(view["dev_display"])
+    for i, line in enumerate(fit_lines(footer, 16, image.width - 2 * MARGIN, 2)):
+        stamp_text(image, (MARGIN, y + i * 22), line, 16, INK)
     return to_png_fast(image)

@@ -15,6 +15,8 @@ from games.rng import Rng
 from games.tramways.content import BOARDS, LAYOUT
 
 SPECIALS = ("station", "exchange", "park")
+# Boards that setup never draws, for crafted positions (tests, rule examples): looked up after the data.
+EXTRA_BOARDS: dict[str, tuple[str, ...]] = {}
 # Endpoint kinds: a pre-printed building, a parcel, or one of the expansion tiles.
 SPECIAL_LABEL = {"station": "STATION", "exchange": "EXCHANGE", "park": "PARK"}
 SPECIAL_TYPE = {"station": "S", "exchange": "X", "park": "K"}
@@ -70,7 +72,7 @@ def _raw_grid(boards: tuple[str, ...], players: int) -> tuple[int, int, list[str
     grid = ["."] * (width * height)
     for index, board in enumerate(boards):
         bx, by = index % cols, index // cols
-        for r, line in enumerate(BOARDS[board]):
+        for r, line in enumerate(BOARDS.get(board) or EXTRA_BOARDS[board]):
             for c, ch in enumerate(line):
                 grid[(by * 5 + r) * width + bx * 5 + c] = ch
     return width, height, grid
@@ -177,10 +179,6 @@ def place_tiles(
         if kind not in kinds:
             continue
         options = _candidates(kind, grid, width, height, taken)
-        if kind != "park" and "park" in kinds:
-            # Keep the Park's future neighbours free: never put a 2-cell tile next to a park spot
-            # only because it was drawn first; the Park check below still guarantees legality.
-            pass
         if not options:
             return None
         chosen = rng.choice(options)

@@ -29,9 +29,11 @@ def _verb(name: str, description: str, *slots: Slot, ends_turn: bool = False, sk
     return replace(Verb(name, description, slots, ends_turn=ends_turn, skip=skip), stop_words=_STOPS)
 
 
-def _cards(required: bool = True) -> Slot:
+def _cards() -> Slot:
+    # Optional in the schema (it follows optional slots, as Discord requires); the rules refuse an
+    # action that names no cards, saying which icons would pay for it.
     return Slot(
-        "cards", "card", "Cards and icons used, e.g. track-crew:rail+rail suburb:r", required=required, many=True,
+        "cards", "card", "Cards and icons used, e.g. track-crew:rail+rail suburb:r", required=False, many=True,
         keyword="with", label="<card:icons>",
     )
 
