@@ -78,6 +78,7 @@ def _raw_grid(boards: tuple[str, ...], players: int) -> tuple[int, int, list[str
     return width, height, grid
 
 
+@lru_cache(maxsize=16)
 def _neighbours(width: int, height: int) -> tuple[tuple[int, ...], ...]:
     out = []
     for cell in range(width * height):

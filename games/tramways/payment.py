@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from games.base import IllegalMove
@@ -101,7 +102,12 @@ def payments(hand: list[str], need: Need) -> list[tuple[Token, ...]]:
     """Every distinct way to pay ``need`` from ``hand`` (one per cards + stress), canonical order."""
     if need.dest and not need.dests:
         return []
-    copies = sorted(hand)
+    return list(_payments(tuple(sorted(hand)), need))
+
+
+@lru_cache(maxsize=8192)
+def _payments(copies: tuple[str, ...], need: Need) -> tuple[tuple[Token, ...], ...]:
+    # Hands repeat a lot (the same few cards over a game), so each (hand, need) is searched once.
     results: dict[tuple[tuple[str, ...], int], tuple[Token, ...]] = {}
     remaining = dict(need.icons)
 
@@ -113,12 +119,11 @@ def payments(hand: list[str], need: Need) -> list[tuple[Token, ...]]:
         if index >= len(copies):
             return
         slug = copies[index]
-        # Identical copies are interchangeable: a later copy only joins if the earlier one did.
-        previous_used = index > 0 and copies[index - 1] == slug and chosen and chosen[-1][0] == slug
-        skip_allowed = not (index > 0 and copies[index - 1] == slug and not previous_used and False)
+        # Copies of one card are interchangeable: keep their icon choices in sorted order.
+        previous_used = index > 0 and copies[index - 1] == slug and bool(chosen) and chosen[-1][0] == slug
         for icons in _choices(slug, remaining, need.dests, dest_open):
             if previous_used and chosen[-1][1] > icons:
-                continue  # keep copies of one card in sorted order: each combination once
+                continue
             for icon in icons:
                 if icon not in need.dests:
                     remaining[icon] -= 1
@@ -128,8 +133,7 @@ def payments(hand: list[str], need: Need) -> list[tuple[Token, ...]]:
             for icon in icons:
                 if icon not in need.dests:
                     remaining[icon] += 1
-        if skip_allowed:
-            walk(index + 1, dest_open, chosen)
+        walk(index + 1, dest_open, chosen)
 
     walk(0, need.dest, [])
-    return [results[key] for key in sorted(results)]
+    return tuple(results[key] for key in sorted(results))

@@ -49,8 +49,8 @@ def clone(state: State) -> State:
 
 def _modules(options: Mapping[str, Any]) -> dict[str, bool]:
     chosen = {name: bool(options.get(name, False)) for name in MODULES}
-    if chosen["master"] and not chosen["station"]:
-        raise IllegalMove("The Station Master needs the Station: add station=on.")
+    # The Station Master requires the Station (Expansion #1), so asking for him brings it along.
+    chosen["station"] = chosen["station"] or chosen["master"]
     return chosen
 
 

@@ -169,9 +169,10 @@ def test_station_master_never_stops_at_the_park_or_exchange_and_travels_one_link
         do(state, 1, "/tram master EXCHANGE via 1")
 
 
-def test_station_master_requires_the_station():
-    with pytest.raises(IllegalMove, match="needs the Station"):
-        new_game(2, master=True)
+def test_station_master_requires_the_station_and_brings_it():
+    state = new_game(2, master=True)
+    assert state["modules"]["station"] and state["passengers"]["STATION"] == 2
+    assert state["master"] == {"at": "STATION", "moved": False}
 
 
 # ---------------------------------------------------------------- setup placement
