@@ -27,31 +27,24 @@ def random_move(state: State, seat: int) -> Move:
         if not moves:
             raise IllegalMove("This seat has nothing to do now.")
         return rng.choice(moves)
+    # Each kind of move is generated only when picked; an empty kind is dropped and another picked.
     kinds: list[Callable[[], list[Move]]] = []
     if state["turn"]["actions_left"] > 0:
         starts = movegen.rail_starts(state, seat)
         if starts:
-            order = rng.shuffled(starts)
+            start = starts[rng.below(len(starts))]
 
             def rails() -> list[Move]:
-                for start in order:
-                    found = movegen.rail_moves_from(state, seat, start, {})
-                    if found:
-                        return found
-                return []
+                move = movegen.sample_rails(state, seat, start, rng.below)
+                return [move] if move is not None else movegen.rail_moves(state, seat)
 
             kinds.append(rails)
         for generator in (movegen.trip_moves, movegen.upgrade_link_moves, movegen.building_moves, movegen.use_moves):
-            found = generator(state, seat)
-            if found:
-                kinds.append(lambda found=found: found)
-    master = movegen.master_moves(state, seat)
-    if master:
-        kinds.append(lambda: master)
+            kinds.append(lambda generator=generator: generator(state, seat))
+    kinds.append(lambda: movegen.master_moves(state, seat))
     kinds.append(lambda: [{MOVE_KEY: "done"}])
     while kinds:
-        pick = kinds.pop(rng.below(len(kinds)))
-        moves = pick()
+        moves = kinds.pop(rng.below(len(kinds)))()
         if moves:
             return rng.choice(moves)
     return {MOVE_KEY: "done"}

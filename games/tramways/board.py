@@ -39,9 +39,10 @@ class CityMap:
     endpoints: tuple[Endpoint, ...]
     by_label: dict[str, int]
     neighbours: tuple[tuple[int, ...], ...]
+    names: tuple[str, ...]  # cell index -> name, precomputed: names are looked up constantly
 
     def name(self, cell: int) -> str:
-        return f"{chr(65 + cell % self.width)}{cell // self.width + 1}"
+        return self.names[cell]
 
     def cell(self, name: str) -> int | None:
         """The cell index for a name like B7 (any case); None when it is not on this map."""
@@ -129,6 +130,7 @@ def city_map(boards: tuple[str, ...], players: int, tiles: tuple[tuple[str, tupl
         endpoints=tuple(endpoints),
         by_label={e.label: i for i, e in enumerate(endpoints)},
         neighbours=_neighbours(width, height),
+        names=tuple(f"{chr(65 + cell % width)}{cell // width + 1}" for cell in range(width * height)),
     )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -143,6 +144,7 @@ def parcel_card_slug(label: str) -> str:
     return f"parcel-{label.lower()}"
 
 
+@lru_cache(maxsize=1024)
 def card(slug: str) -> Card:
     """The card named ``slug``; parcel cards ("parcel-p3") are made from their label."""
     found = CARDS.get(slug)

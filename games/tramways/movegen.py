@@ -7,13 +7,15 @@ building), which leave exactly the same state.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
 from games.base import MOVE_KEY, Move, State
 from games.tramways import links
 from games.tramways.actions import SIMPLE, last_player
-from games.tramways.board import CityMap
+from games.tramways.board import CityMap, Endpoint
 from games.tramways.content import BUILDING_TYPES, CARDS, SETTINGS, card
 from games.tramways.payment import Need, payments, token_text
 from games.tramways.rules import master_available
@@ -94,14 +96,26 @@ def rail_starts(state: State, seat: int) -> list[tuple[int, str]]:
         if any(_free(state, gmap, n) for n in gmap.neighbours[cell]):
             starts.append((cell, link["ends"][0]))
     if len(mine) < SETTINGS["max_open_links"]:
-        for endpoint in gmap.endpoints:
-            if links.can_be_end(state, endpoint):
-                used: set[int] = set()
-                for cell in endpoint.cells:
-                    if any(n not in used and _free(state, gmap, n) for n in gmap.neighbours[cell]):
-                        starts.append((cell, endpoint.label))
-                        used.update(gmap.neighbours[cell])
+        rails = state["rails"]
+        names = gmap.names
+        for endpoint, cells in _start_cells(gmap):
+            if endpoint.kind == "parcel" and endpoint.label not in state["parcels"]:
+                continue  # links never start at an unowned parcel
+            used: set[int] = set()
+            for cell, near in cells:
+                if any(n not in used and names[n] not in rails for n in near):
+                    starts.append((cell, endpoint.label))
+                    used.update(gmap.neighbours[cell])
     return starts
+
+
+@lru_cache(maxsize=32)
+def _start_cells(gmap: CityMap) -> tuple[tuple[Endpoint, tuple[tuple[int, tuple[int, ...]], ...]], ...]:
+    """Each endpoint with its cells and their empty (rail-able) neighbours: fixed for a map."""
+    return tuple(
+        (endpoint, tuple((cell, tuple(n for n in gmap.neighbours[cell] if gmap.empty(n))) for cell in endpoint.cells))
+        for endpoint in gmap.endpoints
+    )
 
 
 def rail_moves(state: State, seat: int) -> list[Move]:
@@ -152,10 +166,7 @@ def rail_moves_from(
                     ends_seen.add(end.label)
                     dests = start_icons | links.dest_icons(state, end)
                     for way in _pay(hand, Need((("rail", k),), True, dests), cache):
-                        icon = next(i for w in way for i in w.split(":")[1].split("+") if i in dests)
-                        moves.append(
-                            {MOVE_KEY: "rails", "cells": [*names, gmap.name(end_cell)], "dest": icon.upper(), "cards": way}
-                        )
+                        moves.append(completing(names, gmap.name(end_cell), dests, way))
             if k < budget:
                 walk(nxt, cost, taken)
             taken.discard(nxt)
@@ -167,6 +178,60 @@ def rail_moves_from(
 
 def _free(state: State, gmap: CityMap, cell: int) -> bool:
     return gmap.empty(cell) and gmap.name(cell) not in state["rails"]
+
+
+def completing(names: list[str], end_cell: str, dests: frozenset[str], way: list[str]) -> Move:
+    icon = next(i for w in way for i in w.split(":")[1].split("+") if i in dests)
+    return {MOVE_KEY: "rails", "cells": [*names, end_cell], "dest": icon.upper(), "cards": way}
+
+
+def sample_rails(state: State, seat: int, start: tuple[int, str], pick: Callable[[int], int]) -> Move | None:
+    """One rails move from ``start`` chosen with ``pick(n) -> index`` (a random walk, then a
+    payment): the same dict rail_moves_from lists for it, without listing them all."""
+    player = state["players"][seat]
+    hand = player["hand"]
+    budget = min(SETTINGS["max_rails_per_action"], player["rails_left"], _icon_count(hand, "rail"))
+    gmap = links.game_map(state)
+    start_cell, start_label = start
+    length = 1 + pick(budget)
+    path: list[int] = []
+    hills, here, taken = 0, start_cell, {start_cell}
+    while len(path) < length:
+        options = []
+        for n in gmap.neighbours[here]:
+            if n in taken or not _free(state, gmap, n):
+                continue
+            cost = hills + (SETTINGS["hill_extra_cost"] if gmap.terrain[n] == "hill" else 0)
+            if cost <= player["money"]:
+                options.append((n, cost))
+        if not options:
+            break
+        here, hills = options[pick(len(options))]
+        path.append(here)
+        taken.add(here)
+    if not path:
+        return None
+    names = [gmap.name(start_cell), *(gmap.name(c) for c in path)]
+    k = len(path)
+    cache: dict[Need, list[list[str]]] = {}
+    if player["workers"] > 0 and pick(2):
+        start_ep = gmap.endpoint(start_label)
+        assert start_ep is not None
+        ends: dict[str, int] = {}
+        for end_cell in gmap.neighbours[path[-1]]:
+            end = gmap.endpoint_at(end_cell)
+            if end is not None and end.label != start_label and end.label not in ends and links.can_be_end(state, end):
+                ends[end.label] = end_cell
+        if ends:
+            label = sorted(ends)[pick(len(ends))]
+            end_ep = gmap.endpoint(label)
+            assert end_ep is not None
+            dests = links.dest_icons(state, start_ep) | links.dest_icons(state, end_ep)
+            ways = _pay(hand, Need((("rail", k),), True, dests), cache)
+            if ways:
+                return completing(names, gmap.name(ends[label]), dests, ways[pick(len(ways))])
+    ways = _pay(hand, Need((("rail", k),)), cache)
+    return {MOVE_KEY: "rails", "cells": names, "dest": None, "cards": ways[pick(len(ways))]} if ways else None
 
 
 def upgrade_link_moves(state: State, seat: int) -> list[Move]:

@@ -108,6 +108,8 @@ def payments(hand: list[str], need: Need) -> list[tuple[Token, ...]]:
 @lru_cache(maxsize=8192)
 def _payments(copies: tuple[str, ...], need: Need) -> tuple[tuple[Token, ...], ...]:
     # Hands repeat a lot (the same few cards over a game), so each (hand, need) is searched once.
+    wanted = {icon for icon, _ in need.icons} | need.dests
+    copies = tuple(slug for slug in copies if wanted.intersection(card(slug).icons))  # the rest cannot help
     results: dict[tuple[tuple[str, ...], int], tuple[Token, ...]] = {}
     remaining = dict(need.icons)
 
