@@ -16,8 +16,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.tramways import GAME  # noqa: E402
-from games.tramways import links  # noqa: E402
+from games.tramways import (
+    GAME,  # noqa: E402
+    links,  # noqa: E402
+)
 from games.tramways.scoring import standings  # noqa: E402
 from rendering.tramways import render_board  # noqa: E402
 

@@ -75,7 +75,9 @@ def _shape(draw: ImageDraw.ImageDraw, shape: str, cx: float, cy: float, r: float
     elif shape == "triangle":
         draw.polygon(((cx, cy - r - 1), (cx + r + 1, cy + r), (cx - r - 1, cy + r)), fill=fill, outline=outline)
     elif shape == "diamond":
-        draw.polygon(((cx, cy - r - 2), (cx + r + 2, cy), (cx, cy + r + 2), (cx - r - 2, cy)), fill=fill, outline=outline)
+        draw.polygon(
+            ((cx, cy - r - 2), (cx + r + 2, cy), (cx, cy + r + 2), (cx - r - 2, cy)), fill=fill, outline=outline
+        )
     else:
         w = r / 2.2
         draw.rectangle((cx - r, cy - w, cx + r, cy + w), fill=fill, outline=outline)
@@ -97,7 +99,9 @@ def _endpoints(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
             fill = PALETTE[kind_type]
         owner = ep["owner"]
         outline = player_colour(owner) if owner is not None else shade(fill, 0.45)
-        draw.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=outline, width=4 if owner is not None else 2)
+        draw.rectangle(
+            (x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=outline, width=4 if owner is not None else 2
+        )
         ink = text_colour_on(fill)
         label = TILE_NAMES.get(kind, ep["label"])
         if kind == "parcel" and kind_type != "P":

@@ -16,7 +16,9 @@ OPTIONS = (
     OptionSpec("station", "bool", False, "Grand Station: the Tramways Station (S building, Station cards)."),
     OptionSpec("exchange", "bool", False, "Grand Station: the Stock Exchange ($5 when a passenger passes through)."),
     OptionSpec("park", "bool", False, "Grand Station: the Park (passing through: stress -1)."),
-    OptionSpec("master", "bool", False, "Grand Station: the Station Master (requires the Station, so it turns station on too)."),
+    OptionSpec(
+        "master", "bool", False, "Grand Station: the Station Master (requires the Station, so it turns station on too)."
+    ),
 )
 
 GAME = GameSpec(

@@ -384,7 +384,11 @@ def master(state: State, seat: int, move: Move, events: list[Event]) -> None:
     info["at"], info["moved"] = stops[-1], True
     events.insert(
         mark,
-        {"text": f"{state['names'][seat]} moves the Station Master {stops[0]} → {stops[1]} (free): {'; '.join(notes)}."}
+        {
+            "text": f"{state['names'][seat]} moves the Station Master {stops[0]} → {stops[1]} (free): "
+            + "; ".join(notes)
+            + "."
+        },
     )
 
 

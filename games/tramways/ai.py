@@ -8,6 +8,7 @@ always one of the listed moves.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
@@ -39,8 +40,14 @@ def random_move(state: State, seat: int) -> Move:
                 return [move] if move is not None else movegen.rail_moves(state, seat)
 
             kinds.append(rails)
-        for generator in (movegen.trip_moves, movegen.upgrade_link_moves, movegen.building_moves, movegen.use_moves):
-            kinds.append(lambda generator=generator: generator(state, seat))
+        generators: tuple[Callable[[State, int], list[Move]], ...] = (
+            movegen.trip_moves,
+            movegen.upgrade_link_moves,
+            movegen.building_moves,
+            movegen.use_moves,
+        )
+        for generator in generators:
+            kinds.append(functools.partial(generator, state, seat))
     kinds.append(lambda: movegen.master_moves(state, seat))
     kinds.append(lambda: [{MOVE_KEY: "done"}])
     while kinds:

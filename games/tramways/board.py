@@ -117,11 +117,11 @@ def city_map(boards: tuple[str, ...], players: int, tiles: tuple[tuple[str, tupl
     terrain = []
     for ch in grid:
         terrain.append({".": "plain", "^": "hill", "~": "water"}.get(ch, "object"))
-    for kind, cells in tiles:
-        for cell in cells:
+    for kind, tile_cells in tiles:
+        for cell in tile_cells:
             owner[cell] = len(endpoints)
             terrain[cell] = "object"
-        endpoints.append(Endpoint(SPECIAL_LABEL[kind], kind, SPECIAL_TYPE[kind], tuple(cells)))
+        endpoints.append(Endpoint(SPECIAL_LABEL[kind], kind, SPECIAL_TYPE[kind], tuple(tile_cells)))
     return CityMap(
         width=width,
         height=height,
@@ -141,9 +141,7 @@ def _free(grid: list[str], taken: set[int], cell: int, water_ok: bool) -> bool:
     return cell not in taken and (grid[cell] in ".^" or (water_ok and grid[cell] == "~"))
 
 
-def _candidates(
-    kind: str, grid: list[str], width: int, height: int, taken: set[int]
-) -> list[tuple[int, ...]]:
+def _candidates(kind: str, grid: list[str], width: int, height: int, taken: set[int]) -> list[tuple[int, ...]]:
     """Every legal position for one tile, in cell order, under the Grand Station rulebook."""
     neighbours = _neighbours(width, height)
     found: list[tuple[int, ...]] = []

@@ -77,7 +77,9 @@ def _cards(raw: dict[str, Any]) -> dict[str, Card]:
         )
     types = {card.building for card in cards.values() if card.group == "building"}
     if types != set(BUILDING_TYPES):
-        raise ContentError(f"cards.json: one building card per type {BUILDING_TYPES} is needed, got {sorted(types)}")
+        raise ContentError(
+            f"cards.json: one building card per type {BUILDING_TYPES} is needed, got {sorted(str(t) for t in types)}"
+        )
     if not any(card.group == "station" and "s" in card.icons for card in cards.values()):
         raise ContentError("cards.json: the Station building card (with the s icon) is missing")
     return cards
@@ -112,13 +114,42 @@ def _boards(raw: dict[str, Any]) -> tuple[dict[str, tuple[str, ...]], dict[int, 
 
 def _settings(raw: dict[str, Any]) -> dict[str, Any]:
     needed = (
-        "rounds start_money start_workers rail_tiles stress_max hand_limit parcels_per_player auction_display_extra "
-        "auction_rounds first_player_stress development_display free_discards discard_cost max_rails_per_action "
-        "hill_extra_cost build_cost upgrade_building_cost upgrade_link_cost upgraded_link_factor "
-        "upgraded_building_bonus_hp extra_icon_stress unpaid_stress_per_dollar max_open_links max_trip_links "
-        "destination_bonus building_tiles station_cards station_passengers exchange_money park_stress "
-        "master_unmoved_stress stress_penalty round_end_hp_loss money_per_hp decisions"
-    ).split()
+        "rounds",
+        "start_money",
+        "start_workers",
+        "rail_tiles",
+        "stress_max",
+        "hand_limit",
+        "parcels_per_player",
+        "auction_display_extra",
+        "auction_rounds",
+        "first_player_stress",
+        "development_display",
+        "free_discards",
+        "discard_cost",
+        "max_rails_per_action",
+        "hill_extra_cost",
+        "build_cost",
+        "upgrade_building_cost",
+        "upgrade_link_cost",
+        "upgraded_link_factor",
+        "upgraded_building_bonus_hp",
+        "extra_icon_stress",
+        "unpaid_stress_per_dollar",
+        "max_open_links",
+        "max_trip_links",
+        "destination_bonus",
+        "building_tiles",
+        "station_cards",
+        "station_passengers",
+        "exchange_money",
+        "park_stress",
+        "master_unmoved_stress",
+        "stress_penalty",
+        "round_end_hp_loss",
+        "money_per_hp",
+        "decisions",
+    )
     missing = [key for key in needed if key not in raw]
     if missing:
         raise ContentError(f"settings.json lacks {missing}")

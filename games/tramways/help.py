@@ -12,14 +12,14 @@ RECONSTRUCTION = (
     "expansion (Station, Stock Exchange, Park, Station Master) follows its rulebook exactly."
 )
 
-OVERVIEW = f"""**Tramways with the Grand Station expansion** (1-5 players, {SETTINGS['rounds']} rounds)
+OVERVIEW = f"""**Tramways with the Grand Station expansion** (1-5 players, {SETTINGS["rounds"]} rounds)
 {RECONSTRUCTION}
 Each round: an auction for turn order (bids are paid at once and add up; first to pass goes last; \
 the first player gains stress), auction cards taken in turn order, then one action each and two \
-actions each, then administration (discard, buy a development card, draw to {SETTINGS['hand_limit']}, \
+actions each, then administration (discard, buy a development card, draw to {SETTINGS["hand_limit"]}, \
 passengers refill). Build rails between buildings, complete links, and move passengers over them: \
 link owners earn HP, the mover gets the destination bonus and money for their own rails while paying \
-other owners. Most HP wins; stress costs HP at the end, every ${SETTINGS['money_per_hp']} left is 1 HP.
+other owners. Most HP wins; stress costs HP at the end, every ${SETTINGS["money_per_hp"]} left is 1 HP.
 Topics: actions, cards, icons, modules, commands, scoring, decisions."""
 
 ACTIONS = """**Actions** (one per move; the cards and icons that pay are part of the command)

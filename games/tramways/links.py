@@ -127,7 +127,10 @@ def plan_rails(state: State, seat: int, names: list[str]) -> RailPlan:
         if cell not in gmap.neighbours[previous]:
             raise IllegalMove(f"{name} is not next to {gmap.name(previous)}: rails run orthogonally, cell by cell.")
         if not gmap.empty(cell):
-            raise IllegalMove(f"{name} is {gmap.terrain[cell] if gmap.terrain[cell] == 'water' else 'built on'}: rails go on plain and hill cells.")
+            raise IllegalMove(
+                f"{name} is {'water' if gmap.terrain[cell] == 'water' else 'built on'}: "
+                "rails go on plain and hill cells."
+            )
         if name in state["rails"] or rest.count(cell) > 1:
             raise IllegalMove(f"{name} already has rails; only one player's rails go on a cell.")
         previous = cell
@@ -173,16 +176,16 @@ def trip_stops(state: State, start: str, via: list[int]) -> list[str]:
     return stops
 
 
-def routes(state: State, start: str, adjacency: dict[str, list[tuple[int, str]]] | None = None) -> list[tuple[tuple[int, ...], str]]:
+def routes(
+    state: State, start: str, adjacency: dict[str, list[tuple[int, str]]] | None = None
+) -> list[tuple[tuple[int, ...], str]]:
     """Every trip from ``start``: (links, destination), at most max_trip_links links, visiting each
     place once, ending at a destination (not the Park or Stock Exchange)."""
     adjacency = graph(state) if adjacency is None else adjacency
     gmap = game_map(state)
     limit = SETTINGS["max_trip_links"]
     found: list[tuple[tuple[int, ...], str]] = []
-    destination = {
-        label: is_destination(state, gmap.endpoints[gmap.by_label[label]]) for label in adjacency
-    }
+    destination = {label: is_destination(state, gmap.endpoints[gmap.by_label[label]]) for label in adjacency}
     path: list[int] = []
     seen = {start}
 

@@ -126,9 +126,7 @@ def rail_moves(state: State, seat: int) -> list[Move]:
     return moves
 
 
-def rail_moves_from(
-    state: State, seat: int, start: tuple[int, str], cache: dict[Need, list[list[str]]]
-) -> list[Move]:
+def rail_moves_from(state: State, seat: int, start: tuple[int, str], cache: dict[Need, list[list[str]]]) -> list[Move]:
     """Every rails move from one start: 1-3 new cells, then optionally the completing end."""
     player = state["players"][seat]
     hand = player["hand"]
@@ -326,9 +324,7 @@ def trip_moves(state: State, seat: int) -> list[Move]:
                 pay = sum(1 for token in way if card(token.split(":")[0]).consequence == "pay")
                 money = player["money"] - min(pay, player["money"])
                 for hp in _hp_options(state, seat, to, money):
-                    moves.append(
-                        {MOVE_KEY: "move", "from": label, "to": to, "via": list(via), "hp": hp, "cards": way}
-                    )
+                    moves.append({MOVE_KEY: "move", "from": label, "to": to, "via": list(via), "hp": hp, "cards": way})
     return moves
 
 

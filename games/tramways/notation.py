@@ -33,8 +33,13 @@ def _cards() -> Slot:
     # Optional in the schema (it follows optional slots, as Discord requires); the rules refuse an
     # action that names no cards, saying which icons would pay for it.
     return Slot(
-        "cards", "card", "Cards and icons used, e.g. track-crew:rail+rail suburb:r", required=False, many=True,
-        keyword="with", label="<card:icons>",
+        "cards",
+        "card",
+        "Cards and icons used, e.g. track-crew:rail+rail suburb:r",
+        required=False,
+        many=True,
+        keyword="with",
+        label="<card:icons>",
     )
 
 
@@ -46,8 +51,13 @@ VERBS: tuple[Verb, ...] = (
         "rails",
         "Lay 1-3 rail tiles on a link (end on a building's cell to complete it)",
         Slot("cells", "cell", "Start cell (building/parcel or your link's end), then new rail cells", many=True),
-        Slot("dest", "choice", "Destination icon played when completing: R C I L S or a parcel", required=False,
-             keyword="dest"),
+        Slot(
+            "dest",
+            "choice",
+            "Destination icon played when completing: R C I L S or a parcel",
+            required=False,
+            keyword="dest",
+        ),
         _cards(),
     ),
     _verb(
@@ -91,7 +101,11 @@ VERBS: tuple[Verb, ...] = (
         Slot("card", "card", "The card and icons, e.g. petty-cash:$1+calm", label="<card:icons>"),
         Slot("at", "building", "Where a new passenger goes", required=False, keyword="at"),
     ),
-    _verb("discard", "Administration: discard cards (first free, then $1 each)", Slot("cards", "card", "Cards to discard", many=True)),
+    _verb(
+        "discard",
+        "Administration: discard cards (first free, then $1 each)",
+        Slot("cards", "card", "Cards to discard", many=True),
+    ),
     _verb("buy", "Administration: buy a development card", Slot("card", "card", "The development card")),
     _verb("done", "End your action turn or your administration", ends_turn=True, skip=True),
 )
@@ -181,7 +195,12 @@ def parse(text: str) -> Move:
         via = [_number(w, "A link") for w in sections.get("via", [])]
         if len(via) != 1:
             raise IllegalMove(f"The Station Master travels one link. Use: {USAGE[verb]}")
-        return {MOVE_KEY: verb, "to": _one(positional, verb, "destination").upper(), "via": via, "hp": _hp(sections, verb)}
+        return {
+            MOVE_KEY: verb,
+            "to": _one(positional, verb, "destination").upper(),
+            "via": via,
+            "hp": _hp(sections, verb),
+        }
     cards = _card_words(sections.get("with", []), verb)
     if verb == "rails":
         _allowed(sections, verb, "dest", "with")

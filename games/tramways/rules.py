@@ -246,7 +246,9 @@ def _start_admin(state: State, events: list[Event]) -> None:
     state["phase"] = "admin"
     state["turn"] = {"index": 0, "discarded": False, "bought": False}
     state["current"] = active(state)[0]
-    events.append({"text": "Administration: discard, buy a development card, draw up to your hand limit.", "post_board": True})
+    events.append(
+        {"text": "Administration: discard, buy a development card, draw up to your hand limit.", "post_board": True}
+    )
 
 
 def _end_admin_turn(state: State, events: list[Event]) -> None:
@@ -328,7 +330,9 @@ def _pass(state: State, seat: int, events: list[Event]) -> None:
     stress = SETTINGS["first_player_stress"][state["round"] - 1]
     actions.add_stress(state["players"][first], stress)
     names = ", ".join(state["names"][s] for s in order)
-    events.append({"text": f"Turn order: {names}. {state['names'][first]} goes first: +{stress} stress.", "post_board": True})
+    events.append(
+        {"text": f"Turn order: {names}. {state['names'][first]} goes first: +{stress} stress.", "post_board": True}
+    )
     _after_auction(state, order, events)
 
 
@@ -379,7 +383,9 @@ def _buy(state: State, seat: int, slug: str, events: list[Event]) -> None:
     if turn["bought"]:
         raise IllegalMove("You may buy one development card per round.")
     if slug not in state["dev_display"]:
-        raise IllegalMove(f"{slug} is not on display. Development cards: {', '.join(sorted(set(state['dev_display'])))}.")
+        raise IllegalMove(
+            f"{slug} is not on display. Development cards: {', '.join(sorted(set(state['dev_display'])))}."
+        )
     cost = CARDS[slug].cost
     if cost > player["money"]:
         raise IllegalMove(f"{card_name(slug)} costs ${cost}; you have ${player['money']}.")

@@ -20,8 +20,20 @@ from games.tramways.content import SETTINGS, card, stress_penalty
 from games.tramways.rules import apply
 
 ICON_WORTH = {
-    "ticket": 3.0, "rail": 1.6, "r": 1.0, "c": 1.0, "i": 0.8, "l": 1.0, "s": 1.0, "up": 1.0,
-    "build": 0.6, "$1": 0.5, "$2": 0.9, "worker": 0.8, "pax": 0.4, "calm": 0.9,
+    "ticket": 3.0,
+    "rail": 1.6,
+    "r": 1.0,
+    "c": 1.0,
+    "i": 0.8,
+    "l": 1.0,
+    "s": 1.0,
+    "up": 1.0,
+    "build": 0.6,
+    "$1": 0.5,
+    "$2": 0.9,
+    "worker": 0.8,
+    "pax": 0.4,
+    "calm": 0.9,
 }
 
 

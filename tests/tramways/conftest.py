@@ -43,7 +43,9 @@ def crafted(
     state["boards"] = boards
     state["tiles"] = [[kind, [cell(c) for c in cells]] for kind, cells in tiles]
     state["parcels"] = dict(parcels or {})
-    state["built"] = {label: {"type": t, "owner": state["parcels"][label], "upgraded": False} for label, t in (built or {}).items()}
+    state["built"] = {
+        label: {"type": t, "owner": state["parcels"][label], "upgraded": False} for label, t in (built or {}).items()
+    }
     from games.tramways import links
 
     gmap = links.game_map(state)

@@ -49,8 +49,8 @@ def test_rails_rules_refuse_water_taken_cells_and_missing_workers():
 def test_hills_cost_a_dollar_each():
     state = crafted(["t-res", "t-plain", "t-plain", "t-plain"], [])
     state["boards"] = ["t-res", "t-plain", "t-plain", "t-plain"]
-    from tests.tramways.conftest import TEST_BOARDS
     from games.tramways.board import EXTRA_BOARDS
+    from tests.tramways.conftest import TEST_BOARDS
 
     EXTRA_BOARDS["t-hill"] = ("R^...", ".....", ".....", ".....", ".....")
     state["boards"][0] = "t-hill"

@@ -159,7 +159,11 @@ def test_unmoved_station_master_costs_two_stress_at_the_end_of_the_turn():
 
 
 def test_station_master_never_stops_at_the_park_or_exchange_and_travels_one_link():
-    state = crafted(BOARDS, [("station", ["C1", "D1"]), ("exchange", ["C3", "D3"])], modules={"station": True, "exchange": True, "master": True})
+    state = crafted(
+        BOARDS,
+        [("station", ["C1", "D1"]), ("exchange", ["C3", "D3"])],
+        modules={"station": True, "exchange": True, "master": True},
+    )
     add_link(state, 0, ["C2"], ["STATION", "EXCHANGE"])
     add_link(state, 0, ["B1"], ["R1", "STATION"])
     state["current"], state["turn"] = 1, {"step": 2, "index": 1, "actions_left": 2}

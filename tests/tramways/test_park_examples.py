@@ -32,7 +32,9 @@ def built_links() -> dict:
     hand(state, 1, "track-crew", "track-crew", "foreman", "suburb", "contractor", "rail-union")
     state["players"][1]["workers"] = 2
     # Link C: 3 rail tiles from the Residence to the Park, the R icon, a rail worker.
-    state, _ = do(state, 1, "/tram rails E3 F3 F4 F5 E5 dest R with foreman:rail track-crew:rail track-crew:rail suburb:r")
+    state, _ = do(
+        state, 1, "/tram rails E3 F3 F4 F5 E5 dest R with foreman:rail track-crew:rail track-crew:rail suburb:r"
+    )
     assert state["links"][2]["ends"] == ["R1", "PARK"] and len(state["links"][2]["cells"]) == 3
     # Link D: 1 rail tile from the unowned Industry to the Park, the I icon, a rail worker.
     hand(state, 1, "contractor", "suburb")

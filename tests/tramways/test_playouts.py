@@ -46,7 +46,11 @@ def check_invariants(before: dict, after: dict, move: dict) -> None:
     removed = 0
     if before["phase"] == "take" and after["phase"] != "take":
         removed = len(before["display"]) - 1  # leftovers of the display leave the game
-    assert _cards(after) == _cards(before) + gained - removed or after["round"] != before["round"] or after["phase"] == "over"
+    assert (
+        _cards(after) == _cards(before) + gained - removed
+        or after["round"] != before["round"]
+        or after["phase"] == "over"
+    )
     # The state survives JSON unchanged.
     assert json.loads(json.dumps(after)) == after
 
@@ -102,7 +106,10 @@ def test_ai_beats_random_players():
 def test_redeal_keeps_others_views():
     state = GAME.setup(["a", "b", "c"], ALL, 5)
     other = redeal(state, 1, 99)
-    assert other["players"][1]["hand"] != state["players"][1]["hand"] or other["players"][1]["deck"] != state["players"][1]["deck"]
+    assert (
+        other["players"][1]["hand"] != state["players"][1]["hand"]
+        or other["players"][1]["deck"] != state["players"][1]["deck"]
+    )
     for viewer in (None, 0, 2):
         assert GAME.view(state, viewer) == GAME.view(other, viewer)
     assert "rng" not in json.dumps(GAME.view(state, None))
