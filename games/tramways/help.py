@@ -5,6 +5,8 @@ from __future__ import annotations
 from games.tramways.content import CARDS, SETTINGS
 from games.tramways.notation import USAGE
 
+LIMIT = 2000  # one Discord message
+
 RECONSTRUCTION = (
     "The base game here is a RECONSTRUCTION: the base Tramways rulebook is not available to this project. "
     "What reviews publish is followed; everything else is our decision, listed under `/game rules decisions` "
@@ -58,10 +60,20 @@ def _cards() -> str:
     return "\n".join(lines)
 
 
-def _decisions() -> str:
-    lines = ["**Sources and decisions** (published / expansion / project)"]
-    lines += [f"- [{tag}] {text}" for tag, text in SETTINGS["decisions"]]
-    return "\n".join(lines)
+def _decisions() -> dict[str, str]:
+    """The decisions list, split into pages of one Discord message each (decisions, decisions-2)."""
+    pages: list[list[str]] = [["**Sources and decisions** (published / expansion / project)"]]
+    for tag, text in SETTINGS["decisions"]:
+        line = f"- [{tag}] {text}"
+        if len("\n".join([*pages[-1], line])) > LIMIT - 60:
+            pages.append(["**Sources and decisions** (continued)"])
+        pages[-1].append(line)
+    names = ["decisions"] + [f"decisions-{i + 2}" for i in range(len(pages) - 1)]
+    out = {}
+    for i, page in enumerate(pages):
+        more = f"\nMore: `/game rules {names[i + 1]}`." if i + 1 < len(pages) else ""
+        out[names[i]] = "\n".join(page) + more
+    return out
 
 
 RULES_HELP: dict[str, str] = {
@@ -69,10 +81,10 @@ RULES_HELP: dict[str, str] = {
     "actions": ACTIONS,
     "icons": "Icons: rail, up (upgrade link), build, ticket, r/c/i/l/s destinations, pN (parcel), $1, $2, "
     "worker, pax (new passenger), calm (stress -1). Card tokens in commands: card:icon+icon.",
-    "cards": _cards()[:1990],
+    "cards": _cards(),
     "modules": MODULES,
     "commands": "\n".join(USAGE.values()),
     "scoring": SCORING,
-    "decisions": _decisions()[:1990],
+    **_decisions(),
     "reconstruction": RECONSTRUCTION,
 }

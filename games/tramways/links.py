@@ -77,6 +77,20 @@ def open_links(state: State, seat: int) -> list[dict[str, Any]]:
     return [link for link in state["links"] if link["owner"] == seat and link["ends"][1] is None]
 
 
+def blocking_links(state: State, seat: int) -> list[dict[str, Any]]:
+    """Unfinished links that count against max_open_links: those that can still grow. A link hemmed
+    in by other rails, water or buildings is left as it is, so its owner is never stuck."""
+    gmap = game_map(state)
+    found = []
+    for link in open_links(state, seat):
+        tail = gmap.cell(link["cells"][-1])
+        if tail is not None and any(
+            gmap.empty(n) and gmap.name(n) not in state["rails"] for n in gmap.neighbours[tail]
+        ):
+            found.append(link)
+    return found
+
+
 def plan_rails(state: State, seat: int, names: list[str]) -> RailPlan:
     """Check a rails command's cells; the plan of what it lays, or IllegalMove saying why not."""
     gmap = game_map(state)
@@ -106,7 +120,7 @@ def plan_rails(state: State, seat: int, names: list[str]) -> RailPlan:
                 f"A new link starts on a cell of a building, an owned parcel or an expansion tile, not "
                 f"{gmap.name(first)}."
             )
-        if len(open_links(state, seat)) >= SETTINGS["max_open_links"]:
+        if len(blocking_links(state, seat)) >= SETTINGS["max_open_links"]:
             raise IllegalMove(f"You already have {SETTINGS['max_open_links']} unfinished link(s): extend one first.")
         start = endpoint.label
     end: str | None = None

@@ -95,7 +95,7 @@ def rail_starts(state: State, seat: int) -> list[tuple[int, str]]:
         assert cell is not None
         if any(_free(state, gmap, n) for n in gmap.neighbours[cell]):
             starts.append((cell, link["ends"][0]))
-    if len(mine) < SETTINGS["max_open_links"]:
+    if len(links.blocking_links(state, seat)) < SETTINGS["max_open_links"]:
         rails = state["rails"]
         names = gmap.names
         for endpoint, cells in _start_cells(gmap):

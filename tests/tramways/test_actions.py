@@ -219,3 +219,17 @@ def test_every_legal_move_round_trips_through_the_text():
 def test_help_says_the_base_game_is_a_reconstruction():
     assert "RECONSTRUCTION" in GAME.rules_help["overview"]
     assert "project" in GAME.rules_help["decisions"]
+
+
+def test_one_unfinished_link_at_a_time_unless_it_is_hemmed_in():
+    state = city()
+    state["links"].append({"id": 1, "owner": 0, "cells": ["B2"], "ends": ["R1", None], "upgraded": False})
+    state["rails"]["B2"] = 1
+    hand(state, 0, "foreman")
+    with pytest.raises(IllegalMove, match="unfinished"):
+        do(state, 0, "/tram rails A5 A4 with foreman:rail")
+    for c, link_id in (("B1", 2), ("C2", 3), ("B3", 4), ("A2", 5)):  # other rails all round B2
+        state["links"].append({"id": link_id, "owner": 1, "cells": [c], "ends": ["R1", None], "upgraded": False})
+        state["rails"][c] = link_id
+    state, _ = do(state, 0, "/tram rails A5 A4 with foreman:rail")
+    assert state["links"][-1]["ends"] == ["C1", None]
