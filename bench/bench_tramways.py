@@ -51,11 +51,17 @@ def _play(state: dict[str, Any], levels: dict[int, int], timing: list[float] | N
 
 
 def random_games() -> dict[str, Any]:
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for seed in range(RANDOM_GAMES):
         _play(GAME.setup(["a", "b", "c", "d"], ALL, seed), {})
-    elapsed = time.perf_counter() - start
-    return {"games": RANDOM_GAMES, "games_per_s": round(RANDOM_GAMES / elapsed, 2), "target": ">= 20"}
+    elapsed, used = time.perf_counter() - start, time.process_time() - cpu
+    # Wall clock and this process's CPU time: the machine is shared, so the two can differ a lot.
+    return {
+        "games": RANDOM_GAMES,
+        "games_per_s": round(RANDOM_GAMES / elapsed, 2),
+        "games_per_cpu_s": round(RANDOM_GAMES / used, 2),
+        "target": ">= 20",
+    }
 
 
 def full_map() -> dict[str, Any]:

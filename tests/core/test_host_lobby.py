@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot import replies as R
+from games import PLANNED
 from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, snapshot, started_two_player
 
 
@@ -32,7 +33,7 @@ async def test_start_checks_player_counts(host):
 async def test_new_refuses_busy_channel_unknown_game_and_bad_options(host):
     unknown = await say(host, ANN, "/game new tiny-town")
     assert not unknown.ok and 'did you mean "tiny-towns"' in unknown.private
-    planned = await say(host, ANN, "/game new tramways")
+    planned = await say(host, ANN, f"/game new {next(iter(PLANNED))}")  # a game on the roadmap
     assert not planned.ok and "not available yet" in planned.private
     bad_option = await say(host, ANN, "/game new tiny-towns cavee=on")
     assert not bad_option.ok and 'did you mean "cave"' in bad_option.private
