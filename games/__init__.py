@@ -18,7 +18,6 @@ log = logging.getLogger(__name__)
 
 # On the roadmap, no engine yet: listed so players get a clear answer, not "unknown game".
 PLANNED: dict[str, PlannedGame] = {
-    "tramways": PlannedGame("tramways", "Tramways", "tram", 1, 5),
 }
 
 _points: dict[str, EntryPoint] | None = None

@@ -6,6 +6,7 @@ import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
+from games import cards
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
 from games.notation import suggest
 from games.rng import Rng, seed_state
@@ -210,10 +211,7 @@ def redeal(state: State, seat: int, seed: int) -> State:
     kept, so nothing another seat may see changes. The suite uses this to prove views hide them.
     """
     new = clone(state)
-    player = new["players"][seat]
-    pool = Rng(seed_state(seed)).shuffled([*player["hand"], *player["deck"]])
-    cut = len(player["hand"])
-    player["hand"], player["deck"] = pool[:cut], pool[cut:]
+    cards.redeal_hidden(new["players"][seat], Rng(seed_state(seed)))
     return new
 
 

@@ -78,6 +78,7 @@ VIEWERS = (ANN, ZED)
 HARNESS_OPTIONS = {
     "tiny-towns": "monuments=on cave=on",  # each player keeps a secret monument (/tt monument)
     "trains": "kingdom=lost-and-found",  # Lost and Found takes a card from the discard pile in secret
+    "tramways": "station=on exchange=on park=on master=on",  # every module: Station cards, Leisure draws
     PLUGIN_SLUG: "rounds=5 doubles=on",  # Dice Duel: secret hands and a once-a-game secret stash
 }
 MAX_PLAYERS = 4

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import games
+from games.base import PlannedGame
 import rendering
 from rendering import tiny_towns
 from tests.rendering import synthetic
@@ -33,11 +34,12 @@ def test_render_dispatches_through_the_manifest() -> None:
     assert rendering.render(view, focus=1) == tiny_towns.render_board(view, 1)
 
 
-def test_unknown_planned_or_missing_game_is_a_clear_error() -> None:
+def test_unknown_planned_or_missing_game_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(games.PLANNED, "next-game", PlannedGame("next-game", "Next Game", "next", 1, 4))
     with pytest.raises(ValueError, match="chess"):
         rendering.render({"game": "chess"})
     with pytest.raises(ValueError, match="not available yet"):
-        rendering.render({"game": "tramways"})  # planned: listed, but no engine and no renderer
+        rendering.render({"game": "next-game"})  # planned: listed, but no engine and no renderer
     with pytest.raises(ValueError, match="game"):
         rendering.render({"players": []})
 

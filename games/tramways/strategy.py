@@ -1,0 +1,193 @@
+"""The level-1 bot: a greedy player that keeps stress low and money in hand.
+
+- Auction: never bids (bids are lost money); taking the last seat also brings the Station
+  Master's free move when that module is on.
+- Auction cards and development cards: the card whose icons are worth most to a tram network.
+- Actions: every non-rails move is tried with apply() and the resulting position scored
+  (``worth``: HP, money, stress, passengers' prospects); rails moves are scored without
+  applying them: completing a link between busy places first, otherwise heading for the
+  nearest place the link could end at. Done when nothing beats standing still.
+- Administration: buys one development card in the first rounds while it can spare the money.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from games.base import MOVE_KEY, Move, State
+from games.tramways import links, movegen
+from games.tramways.content import SETTINGS, card, stress_penalty
+from games.tramways.rules import apply
+
+ICON_WORTH = {
+    "ticket": 3.0,
+    "rail": 1.6,
+    "r": 1.0,
+    "c": 1.0,
+    "i": 0.8,
+    "l": 1.0,
+    "s": 1.0,
+    "up": 1.0,
+    "build": 0.6,
+    "$1": 0.5,
+    "$2": 0.9,
+    "worker": 0.8,
+    "pax": 0.4,
+    "calm": 0.9,
+}
+
+
+def card_worth(slug: str) -> float:
+    c = card(slug)
+    icons = sorted((ICON_WORTH.get(i, 1.0 if i.startswith("p") else 0.5) for i in c.icons), reverse=True)
+    worth = icons[0] + 0.5 * sum(icons[1:])
+    return worth - (1.0 if c.consequence else 0.0)
+
+
+def worth(state: State, seat: int) -> float:
+    """How good the position is for ``seat``: the final score with smooth stress and money, and
+    a little for rail workers and links that can still earn."""
+    player = state["players"][seat]
+    rounds_left = SETTINGS["rounds"] - state["round"]
+    value = player["hp"] + player["money"] / SETTINGS["money_per_hp"]
+    value -= stress_penalty(player["stress"]) + 0.35 * player["stress"]
+    value += 0.6 * min(player["workers"], 2) if rounds_left else 0.0
+    complete = sum(1 for link in state["links"] if link["owner"] == seat and link["ends"][1] is not None)
+    value += (1.5 + 0.4 * rounds_left) * complete / (1 + 0.1 * complete) if rounds_left else 0.0
+    return value
+
+
+def _others(state: State, seat: int) -> float:
+    return max(
+        (worth(state, s) for s, p in enumerate(state["players"]) if s != seat and not p["resigned"]), default=0.0
+    )
+
+
+def _score_applied(state: State, seat: int, move: Move, base: float, base_others: float) -> float:
+    after, _ = apply(state, seat, move)
+    gain = worth(after, seat) - base
+    gain -= 0.3 * (_others(after, seat) - base_others)
+    return gain
+
+
+def _distance_to_ends(state: State, seat: int, start_label: str) -> dict[int, int]:
+    """Steps from each free cell to a cell next to a place a link could end at (not the start)."""
+    gmap = links.game_map(state)
+    dist: dict[int, int] = {}
+    queue: deque[int] = deque()
+    for endpoint in gmap.endpoints:
+        if endpoint.label == start_label or not links.can_be_end(state, endpoint):
+            continue
+        for cell in endpoint.cells:
+            for n in gmap.neighbours[cell]:
+                if gmap.empty(n) and gmap.name(n) not in state["rails"] and n not in dist:
+                    dist[n] = 0
+                    queue.append(n)
+    while queue:
+        cell = queue.popleft()
+        for n in gmap.neighbours[cell]:
+            if n not in dist and gmap.empty(n) and gmap.name(n) not in state["rails"]:
+                dist[n] = dist[cell] + 1
+                queue.append(n)
+    return dist
+
+
+def _rails_score(state: State, seat: int, move: Move, dist_cache: dict[str, dict[int, int]]) -> float:
+    gmap = links.game_map(state)
+    cells = move["cells"]
+    first = gmap.cell(cells[0])
+    assert first is not None
+    tokens = [w.split(":") for w in move["cards"]]
+    stress = sum(len(icons.split("+")) - 1 for _, icons in tokens)
+    stress += sum(1 for slug, _ in tokens if card(slug).consequence)
+    if move["dest"] is not None:
+        start_label = _start_label(state, cells[0])
+        end = gmap.endpoint_at(gmap.cell(cells[-1]) or 0)
+        busy = state["passengers"].get(start_label, 0) + (state["passengers"].get(end.label, 0) if end else 0)
+        rounds_left = SETTINGS["rounds"] - state["round"]
+        if rounds_left <= 0:
+            return -1.0
+        return 3.0 + 0.7 * busy + 0.3 * rounds_left - 0.9 * stress - 0.4 * (len(cells) - 2) / 3
+    start_label = _start_label(state, cells[0])
+    if start_label not in dist_cache:
+        dist_cache[start_label] = _distance_to_ends(state, seat, start_label)
+    last = gmap.cell(cells[-1])
+    before = dist_cache[start_label].get(first, 1) if gmap.endpoint_at(first) is None else 3
+    after = dist_cache[start_label].get(last if last is not None else 0, 99)
+    if after > 4 or SETTINGS["rounds"] - state["round"] <= 0:
+        return -1.0
+    return 0.6 * (before - after) + 0.4 * (len(cells) - 1) - 0.9 * stress - 1.2 * after / 4 + 0.3
+
+
+def _start_label(state: State, cell_name: str) -> str:
+    gmap = links.game_map(state)
+    link_id = state["rails"].get(cell_name)
+    if link_id is not None:
+        label: str = state["links"][link_id - 1]["ends"][0]
+        return label
+    cell = gmap.cell(cell_name)
+    endpoint = gmap.endpoint_at(cell if cell is not None else 0)
+    return endpoint.label if endpoint else ""
+
+
+def _action(state: State, seat: int) -> Move:
+    best: tuple[float, int, Move] = (0.05, 0, {MOVE_KEY: "done"})
+    base, base_others = worth(state, seat), _others(state, seat)
+    index = 0
+    candidates: list[Move] = []
+    if state["turn"]["actions_left"] > 0:
+        candidates += movegen.trip_moves(state, seat)
+        candidates += movegen.upgrade_link_moves(state, seat)
+        candidates += movegen.building_moves(state, seat)
+        candidates += [m for m in movegen.use_moves(state, seat) if _useful_use(state, seat, m)]
+    candidates += movegen.master_moves(state, seat)
+    for move in candidates:
+        index += 1
+        value = _score_applied(state, seat, move, base, base_others)
+        if move[MOVE_KEY] == "master":
+            value += 2.0  # an unmoved Station Master costs 2 stress at the end of the turn
+        if value > best[0]:
+            best = (value, index, move)
+    if state["turn"]["actions_left"] > 0 and state["players"][seat]["rails_left"] > 0:
+        cache: dict[str, dict[int, int]] = {}
+        for move in movegen.rail_moves(state, seat):
+            index += 1
+            value = _rails_score(state, seat, move, cache)
+            if value > best[0]:
+                best = (value, index, move)
+    return best[2]
+
+
+def _useful_use(state: State, seat: int, move: Move) -> bool:
+    icons = move["card"].split(":")[1].split("+")
+    player = state["players"][seat]
+    if "calm" in icons and player["stress"] == 0:
+        return False
+    return not ("pax" in icons and len(icons) > 1)
+
+
+def _admin(state: State, seat: int) -> Move:
+    player = state["players"][seat]
+    turn = state["turn"]
+    if not turn["bought"] and state["round"] <= SETTINGS["rounds"] - 2:
+        options = [slug for slug in state["dev_display"] if card(slug).cost <= player["money"] - 1]
+        if options:
+            best = max(sorted(options), key=lambda s: card_worth(s) - 0.4 * card(s).cost)
+            if card_worth(best) - 0.4 * card(best).cost > 0.8:
+                return {MOVE_KEY: "buy", "card": best}
+    if not turn["discarded"] and not turn["bought"]:
+        weak = sorted(s for s in player["hand"] if card_worth(s) < 1.2)[:1]
+        if weak and len(player["deck"]) + len(player["discard"]) > 2:
+            return {MOVE_KEY: "discard", "cards": weak}
+    return {MOVE_KEY: "done"}
+
+
+def choose(state: State, seat: int) -> Move:
+    phase = state["phase"]
+    if phase == "auction":
+        return {MOVE_KEY: "pass"}
+    if phase == "take":
+        return {MOVE_KEY: "take", "card": max(sorted(set(state["display"])), key=card_worth)}
+    if phase == "admin":
+        return _admin(state, seat)
+    return _action(state, seat)
