@@ -240,9 +240,8 @@ def _effect(where: str, raw: Any) -> Effect:
         if not isinstance(data.get("vp"), int) or data["vp"] < 1:
             _fail(where, "score needs vp >= 1")
         bonus = data.get("bonus")
-        if bonus is not None:
-            if "per" not in data or not isinstance(bonus, dict) or set(bonus) != {"at", "vp"}:
-                _fail(where, "bonus needs a per counter and {at, vp}")
+        if bonus is not None and ("per" not in data or not isinstance(bonus, dict) or set(bonus) != {"at", "vp"}):
+            _fail(where, "bonus needs a per counter and {at, vp}")
     elif do in ("pull", "discount"):
         if not isinstance(data.get("amount"), int) or data["amount"] < 1:
             _fail(where, f"{do} needs amount >= 1")

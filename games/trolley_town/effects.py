@@ -278,7 +278,9 @@ def convert_all(town: Town, timing: str, name: str) -> list[str]:
                         break
                     fired += 1
                     changed = True
-                    bonus = _neighbour_bonus(town, key) if points else 0
+                    # Only on-processing effects earn the neighbour bonus (rulebook icon reference),
+                    # not game-end conversions.
+                    bonus = _neighbour_bonus(town, key) if points and timing == "processing" else 0
                     score(town, bonus, timing)
                     entry = totals.setdefault(key, [0, 0])
                     entry[0] += 1

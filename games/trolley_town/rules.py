@@ -57,11 +57,17 @@ def _expert_seats(value: Any, players: Sequence[str]) -> list[int]:
         return list(range(len(players)))
     seats: list[int] = []
     lowered = [p.lower() for p in players]
+    # The host checks options at /game new with one placeholder player (its dry run), before anyone
+    # has joined: there a name or a seat number of a later player cannot be checked yet, so with a
+    # single player only seat numbers beyond the game's maximum are refused.
+    lenient = len(players) == 1
     for word in words:
         if word.isdigit() and 1 <= int(word) <= len(players):
             seats.append(int(word) - 1)
         elif word in lowered:
             seats.append(lowered.index(word))
+        elif lenient and (not word.isdigit() or 1 <= int(word) <= MAX_PLAYERS):
+            continue
         else:
             raise IllegalMove(f'expert: "{word}" is not a player here. Use names, seat numbers (1 = first) or all.')
     return sorted(set(seats))
@@ -375,10 +381,10 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if seat not in to_act(state):
         return []
     town = state["towns"][seat]
-    if town["pending"]:
-        return _pending_moves(town)
-    phase = state["phase"]
     expert = [{MOVE_KEY: "expert"}] if town["expert"] else []
+    if town["pending"]:
+        return _pending_moves(town) + expert
+    phase = state["phase"]
     if phase == "construction":
         return construction_moves(state, seat) + expert
     if phase == "transport":
@@ -432,20 +438,16 @@ def _apply_remove(state: State, move: Move, events: list[Event]) -> None:
     if taken != {"V": need.get("V", 0), "AB": need.get("AB", 0)}:
         raise IllegalMove(f"Remove {need.get('V', 0)} V tile(s) and {need.get('AB', 0)} A/B tile(s).")
     # Removal happens all at once from what was visible, then the gaps refill (rulebook: "After
-    # this, replenish"): take the row slots right to left so earlier indices stay valid.
-    places = sorted((seen[slug] for slug in tiles), key=_removal_order)
+    # this, replenish"). Each tile is taken from where it is now: an earlier removal may have slid
+    # it along the row (the A side slides away from slot 0) or refilled a slot with a pile's top,
+    # so positions noted before the first removal can point at the wrong tile.
     revealed = False
-    for place in places:
-        revealed = market.take(state["market"], place) or revealed
+    for slug in tiles:
+        now = {s: p for p, s in market.visible(state["market"])}
+        revealed = market.take(state["market"], now[slug]) or revealed
     names = ", ".join(TILES[slug].name for slug in tiles)
     events.append({"text": f"{_name(state, 0)} removes {names}.", "irreversible": revealed})
     _prepare_next_round(state, events)
-
-
-def _removal_order(place: str) -> tuple[int, int]:
-    if place.startswith("row"):
-        return (0, -int(place[3:]))
-    return (1, 0)
 
 
 # ---------------------------------------------------------------- apply
@@ -460,7 +462,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if not isinstance(seat, int) or not 0 <= seat < len(state["names"]) or state["resigned"][seat]:
         raise IllegalMove("You are not playing in this game.")
     if seat not in to_act(state):
-        raise IllegalMove(f"It is not your move: {status(state).summary}.")
+        raise IllegalMove("It is not your move.")  # the host adds who is to act now
     new = copy_state(state)
     events: list[Event] = []
     town = new["towns"][seat]
@@ -564,9 +566,8 @@ def _apply_build(state: State, seat: int, move: Move, events: list[Event]) -> No
         if (slug, not rebuild) in targets:
             hint = " without rebuild" if rebuild else " with rebuild (it is face down: use the Rebuild tile)"
             raise IllegalMove(f"{TILES[slug].name} can only be built{hint}.")
-        raise IllegalMove(
-            f"{TILES[slug].name if slug in TILES else slug} is not available to build now. Available: {', '.join(offered)}."
-        )
+        name = TILES[slug].name if slug in TILES else slug
+        raise IllegalMove(f"{name} is not available to build now. Available: {', '.join(offered)}.")
     town = state["towns"][seat]
     key = _open_cell(town, move.get("cell"))
     need = building_need(town, slug, key, rebuild)
@@ -749,10 +750,7 @@ def default_choice(state: State, seat: int) -> Move:
     choice = town["pending"][0]
     held = holdings(town)
     order = sorted(choice["options"], key=lambda r: (held.get(r, 0), RULES.default_order.index(r)))
-    if choice["different"]:
-        picked = order[: choice["amount"]]
-    else:
-        picked = [order[0]] * choice["amount"]
+    picked = order[: choice["amount"]] if choice["different"] else [order[0]] * choice["amount"]
     return {MOVE_KEY: "choose", "cell": choice["cell"], "resources": picked}
 
 

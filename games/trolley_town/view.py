@@ -43,7 +43,9 @@ def _cells(town: dict[str, Any]) -> list[dict[str, Any]]:
         x, y = xy(key)
         openings = sorted(cell_openings(cell), key="NESW".index)
         if "route" in cell:
-            found.append({"x": x, "y": y, "kind": "route", "route": cell["route"], "rot": cell["rot"], "open": openings})
+            found.append(
+                {"x": x, "y": y, "kind": "route", "route": cell["route"], "rot": cell["rot"], "open": openings}
+            )
             continue
         card = tile_card(cell["t"]) or {}
         found.append(

@@ -1,0 +1,1552 @@
+"""My Trolley Town board images, drawn from the engine's view dict (the contract is in issue 10).
+
+``render_board(view)`` draws a header (round, phase, summary, every player's VP, the start player
+and whose turn it is), every town (side by side while they fit, two by two once they grow, each
+scaled down when it sprawls) and the building market with a legend. ``render_board(view, seat)``
+draws that seat's town large, with the empty cells it may build on labelled and every building's
+full effect text listed, the other towns as small overviews, and the market.
+
+Colour is never the only cue: each resource piece has its own shape and letter, each effect timing
+its own letter badge (both explained in the legend), routes are drawn as track, and a building has
+a track stub only on the sides where a route connects to it, so the transport network reads at a
+glance (a route end that meets a tile without connecting gets a buffer stop). Cells and market
+cards are drawn once per distinct content and size and then pasted; text is stamped from cached
+glyph masks; and the PNG palette is taken from a sample of the pixels (see ``encode``).
+"""
+
+from __future__ import annotations
+
+import importlib
+import io
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from rendering import theme
+from rendering.theme import (
+    BACKGROUND,
+    GRID,
+    HIGHLIGHT,
+    INK,
+    MUTED,
+    WHITE,
+    player_colour,
+    shade,
+    stamp_text,
+    text_colour_on,
+    text_width,
+    tint,
+)
+
+Colour = tuple[int, int, int]
+Box = tuple[float, float, float, float]
+Pos = tuple[int, int]
+Tag = tuple[str, Colour, Colour]
+
+# The game's colours by name. The manifest (games.trolley_town.MANIFEST.palette) owns them once it
+# exists; until then, and for any key it lacks, these are used.
+PALETTE: dict[str, Colour] = {
+    "accent": (170, 85, 40),  # trolley rust: the standings chart, the round marker
+    "resource-wood": (0, 135, 85),
+    "resource-stone": (150, 150, 150),
+    "resource-wheat": (240, 200, 60),
+    "resource-coal": (35, 35, 35),
+    "resource-sheep": (252, 252, 252),
+    "pile-start": (206, 230, 196),
+    "pile-basic": (222, 222, 222),
+    "pile-A": (250, 214, 160),
+    "pile-B": (190, 218, 244),
+    "pile-V": (228, 200, 232),
+    "track": (84, 62, 46),
+    "ground": (236, 228, 206),
+}
+
+RESOURCES = ("wood", "stone", "wheat", "coal", "sheep")
+# A fixed letter and shape per resource: colour is never the only cue.
+RESOURCE_LETTERS = {"wood": "W", "stone": "S", "wheat": "G", "coal": "C", "sheep": "L"}
+RESOURCE_SHAPES = {"wood": "circle", "stone": "square", "wheat": "triangle", "coal": "diamond", "sheep": "cloud"}
+RESOURCE_LEGEND = {"wood": "wood", "stone": "stone", "wheat": "wheat (grain)", "coal": "coal", "sheep": "sheep (lamb)"}
+
+# timing -> (badge letter, legend label, badge colour)
+TIMINGS: dict[str, tuple[str, str, Colour]] = {
+    "immediate": ("!", "immediate", (230, 159, 0)),
+    "production": ("P", "production", (0, 158, 115)),
+    "construction": ("B", "on building", (0, 114, 178)),
+    "transport": ("T", "transport start", (120, 84, 60)),
+    "processing": (">", "processing", (213, 94, 0)),
+    "end": ("E", "game end", (204, 121, 167)),
+}
+# Effect-text prefixes the engine may write, and the timing each names.
+_PREFIXES = {
+    "immediate": "immediate",
+    "immediately": "immediate",
+    "when built": "immediate",
+    "production": "production",
+    "on production": "production",
+    "construction": "construction",
+    "on construction": "construction",
+    "on building": "construction",
+    "transport": "transport",
+    "transport start": "transport",
+    "on transport start": "transport",
+    "processing": "processing",
+    "on processing": "processing",
+    "end": "end",
+    "game end": "end",
+    "at game end": "end",
+}
+_PREFIX = re.compile(r"^(?P<when>[A-Za-z ]+?)\s*(?:\((?P<which>[^)]*)\))?\s*:\s*(?P<rest>.*)$")
+PHASES = {
+    "production": "Production",
+    "construction": "Construction",
+    "transport": "Transport",
+    "processing": "Processing",
+    "finished": "Game over",
+}
+STEPS = {"transport": "TRANSPORTING", "done": "DONE", "processed": "PROCESSED", "finished": "FINISHED"}
+SIDES = ("N", "E", "S", "W")
+STEP: dict[str, Pos] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+BLOCKED = (190, 40, 30)  # buffer stops
+
+WIDTH = 1040  # every image; a phone shows it ~440 px wide, a 0.42 scale
+MARGIN = 12
+GAP = 10
+PAD = 8
+PANEL_FILL = (255, 254, 251)
+EMPTY_CELL = (244, 241, 233)
+MAX_CELL = 104  # overview towns
+FOCUS_MAX_CELL = 150  # the focused town
+SMALL_MAX_CELL = 46  # the other towns below a focused one
+TEXT_CELL = 130  # cells at least this large also carry their effect text
+SIDE_BY_SIDE_CELL = 60  # towns stay in one row while every cell keeps this size
+MAX_GRID_HEIGHT = 470  # overview: a tall town is scaled down rather than stretching the image
+ONE_ROW_GRID_HEIGHT = 640  # the same when all towns share one row
+FOCUS_GRID_HEIGHT = 820
+SMALL_GRID_HEIGHT = 260
+
+
+# --------------------------------------------------------------------------------------------
+# Colours
+
+
+@lru_cache(maxsize=1)
+def colours() -> dict[str, Colour]:
+    """PALETTE overlaid with the manifest's palette, when the game package is importable."""
+    merged = dict(PALETTE)
+    try:
+        manifest = importlib.import_module("games.trolley_town").MANIFEST
+    except (ImportError, AttributeError):
+        return merged
+    for key, value in dict(getattr(manifest, "palette", None) or {}).items():
+        if isinstance(value, Sequence) and len(value) == 3:
+            merged[str(key)] = (int(value[0]), int(value[1]), int(value[2]))
+    return merged
+
+
+def _colour(key: str) -> Colour:
+    return colours().get(key) or PALETTE.get(key) or (200, 200, 200)
+
+
+def _pile_fill(pile: str) -> Colour:
+    return _colour(f"pile-{pile}") if f"pile-{pile}" in colours() else _colour("pile-basic")
+
+
+# --------------------------------------------------------------------------------------------
+# Entry points
+
+
+def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
+    """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large, plus the market."""
+    return encode(board_image(view, focus))
+
+
+def encode(image: Image.Image) -> bytes:
+    """Palette PNG, like ``theme.to_png_fast`` but about three times faster on these tall boards.
+
+    ``to_png_fast`` runs the octree quantiser over every pixel (~20 ms a megapixel here, and a
+    4-player board is ~1.6 megapixels). The board is flat art in a few dozen colours plus text
+    edges, so a palette built from every fourth pixel of every fourth row is the same palette;
+    mapping the image onto it without dithering is cheap, and zlib level 3 is twice as fast as 6
+    for a few percent more bytes.
+    """
+    sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
+    palette = sample.quantize(colors=192, method=Image.Quantize.FASTOCTREE)
+    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    buffer = io.BytesIO()
+    indexed.save(buffer, format="PNG", optimize=False, compress_level=3)
+    return buffer.getvalue()
+
+
+def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
+    """The RGB image behind ``render_board`` (before palette encoding)."""
+    towns = list(view.get("towns") or [])
+    if focus is not None and (isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < len(towns)):
+        raise ValueError(f"focus must be a seat between 0 and {len(towns) - 1}, got {focus!r}")
+    inner = WIDTH - 2 * MARGIN
+    rows: list[list[_TownPlan]] = []
+    focus_list: Image.Image | None = None
+    if focus is None:
+        rows = _overview_rows(towns, inner)
+    else:
+        rows = [[_plan(towns, focus, inner, FOCUS_MAX_CELL, FOCUS_GRID_HEIGHT, margin=1, focus=True)]]
+        others = [seat for seat in range(len(towns)) if seat != focus]
+        if others:
+            panel = (inner - GAP * (len(others) - 1)) // len(others)
+            rows.append([_plan(towns, seat, panel, SMALL_MAX_CELL, SMALL_GRID_HEIGHT) for seat in others])
+        focus_list = _building_list(towns[focus], inner)
+    key_entries = _abbreviation_key(towns, rows, skip=focus)
+    key_h = _key_height(key_entries, inner)
+    market = _market_image(_market_key(view), inner)
+    header_h = _header_height(view, inner)
+    row_heights = [max(_panel_height(view, plan) for plan in row) for row in rows]
+    sections = [header_h, *row_heights, market.height]
+    if focus_list is not None:
+        sections.append(focus_list.height)
+    if key_h:
+        sections.append(key_h)
+    height = 2 * MARGIN + sum(sections) + GAP * (len(sections) - 1)
+
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    draw = ImageDraw.Draw(image)
+    y = MARGIN
+    _draw_header(image, draw, view, MARGIN, y, inner, header_h)
+    y += header_h + GAP
+    for index, (row, row_h) in enumerate(zip(rows, row_heights, strict=True)):
+        x = MARGIN
+        for plan in row:
+            _draw_town(image, draw, view, plan, x, y, row_h)
+            x += plan.width + GAP
+        y += row_h + GAP
+        if index == 0 and focus_list is not None:
+            image.paste(focus_list, (MARGIN, y))
+            y += focus_list.height + GAP
+    if key_h:
+        _draw_key(image, key_entries, MARGIN, y, inner)
+        y += key_h + GAP
+    image.paste(market, (MARGIN, y))
+    return image
+
+
+# --------------------------------------------------------------------------------------------
+# Layout of the towns
+
+
+class _TownPlan:
+    """One town panel: its seat, width, cell size, and the ring of free cells shown around it."""
+
+    def __init__(self, seat: int, width: int, cell: int, margin: int, focus: bool, header_lines: int) -> None:
+        self.seat, self.width, self.cell, self.margin, self.focus = seat, width, cell, margin, focus
+        self.header_lines = header_lines
+
+
+def _bounds(town: Mapping[str, Any], margin: int) -> tuple[int, int, int, int]:
+    cells = [c for c in town.get("cells") or [] if isinstance(c, Mapping)]
+    if not cells:
+        return -margin, -margin, 1 + margin, margin
+    xs = [int(c.get("x") or 0) for c in cells]
+    ys = [int(c.get("y") or 0) for c in cells]
+    return min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin
+
+
+def _label_size(cell: int) -> int:
+    return max(12, min(17, round(cell * 0.22)))
+
+
+def _gutters(bounds: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
+    """(left, top) room for the axis labels."""
+    size = _label_size(cell)
+    widest = max(text_width(str(v), size) for v in (bounds[1], bounds[3]))
+    return round(widest) + 8, size + 6
+
+
+def _plan(
+    towns: Sequence[Mapping[str, Any]],
+    seat: int,
+    width: int,
+    max_cell: int,
+    max_height: int,
+    margin: int = 0,
+    focus: bool = False,
+) -> _TownPlan:
+    town = towns[seat]
+    bounds = _bounds(town, margin)
+    columns, rows = bounds[2] - bounds[0] + 1, bounds[3] - bounds[1] + 1
+    gutter_left, _ = _gutters(bounds, 100)  # at the largest label size, so the grid always fits
+    room = width - 2 * PAD - gutter_left
+    cell = max(6, min(max_cell, room // columns, max_height // rows))
+    return _TownPlan(seat, width, cell, margin, focus, 1)
+
+
+def _overview_rows(towns: Sequence[Mapping[str, Any]], inner: int) -> list[list[_TownPlan]]:
+    """All towns in one row while each keeps cells of SIDE_BY_SIDE_CELL px, else in rows of half."""
+    count = len(towns)
+    if not count:
+        return []
+    best: list[list[_TownPlan]] = []
+    best_score = -1.0
+    for columns in sorted({count, math.ceil(count / 2)}, reverse=True):
+        panel = (inner - GAP * (columns - 1)) // columns
+        tallest = MAX_GRID_HEIGHT if columns < count else ONE_ROW_GRID_HEIGHT
+        plans = [_plan(towns, seat, panel, MAX_CELL, tallest) for seat in range(count)]
+        smallest = min(plan.cell for plan in plans)
+        # One scale for every town, so they compare at a glance; a town that sprawls far more than
+        # the others is scaled down alone rather than shrinking them all.
+        largest = max(plan.cell for plan in plans)
+        common = min(plan.cell for plan in plans if plan.cell >= 0.6 * largest)
+        for plan in plans:
+            plan.cell = min(plan.cell, common)
+        score = smallest + (1000 if columns == count and smallest >= SIDE_BY_SIDE_CELL else 0)
+        if score > best_score:
+            best_score = score
+            best = [plans[start : start + columns] for start in range(0, count, columns)]
+    return best
+
+
+def _panel_height(view: Mapping[str, Any], plan: _TownPlan) -> int:
+    town = (view.get("towns") or [])[plan.seat]
+    bounds = _bounds(town, plan.margin)
+    _, gutter_top = _gutters(bounds, plan.cell)
+    rows = bounds[3] - bounds[1] + 1
+    plan.header_lines = 1 if _town_tags_fit(view, town, plan) else 2
+    pending = len(_pending(town))
+    header = 34 if plan.header_lines == 1 else 58
+    return PAD + header + gutter_top + rows * plan.cell + (6 + 20 * pending if pending else 0) + PAD
+
+
+# --------------------------------------------------------------------------------------------
+# Header
+
+
+def _player_name(view: Mapping[str, Any], seat: Any) -> str:
+    names = view.get("names") or []
+    if isinstance(seat, int) and 0 <= seat < len(names):
+        return str(names[seat])
+    return "?"
+
+
+def _seat(town: Mapping[str, Any], index: int) -> int:
+    seat = town.get("seat", index)
+    return seat if isinstance(seat, int) and not isinstance(seat, bool) else index
+
+
+def _bold(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "la") -> None:
+    """Pillow's bundled font has no bold face: the text is stamped twice, one pixel apart (from
+    15 px up; smaller text would smear)."""
+    stamp_text(image, xy, text, size, fill, anchor)
+    if size >= 15:
+        stamp_text(image, (xy[0] + 1, xy[1]), text, size, fill, anchor)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def _finished(view: Mapping[str, Any]) -> bool:
+    return bool(view.get("finished")) or view.get("phase") == "finished"
+
+
+def _header_layout(view: Mapping[str, Any], width: int) -> tuple[tuple[str, ...], int, int, int]:
+    """(summary lines, chip columns, chip rows, top of the chips)."""
+    count = max(1, len(view.get("towns") or []))
+    columns = count if count <= 4 else 3
+    summary = str(view.get("summary") or "")
+    lines = theme.fit_lines(summary, 20, width - 24, 2) if summary else ()
+    return lines, columns, math.ceil(count / columns), 50 + 25 * len(lines)
+
+
+CHIP_H = 64
+
+
+def _header_height(view: Mapping[str, Any], width: int) -> int:
+    _, _, chip_rows, top = _header_layout(view, width)
+    return top + chip_rows * (CHIP_H + 8) + 2
+
+
+def _draw_header(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: Mapping[str, Any], x: int, y: int, width: int, height: int
+) -> None:
+    towns = list(view.get("towns") or [])
+    finished = _finished(view)
+    rounds = max(1, min(9, int(view.get("rounds") or 4)))
+    round_no = int(view.get("round") or 1)
+    phase = str(view.get("phase") or "")
+    lines, columns, _, top = _header_layout(view, width)
+    draw.rounded_rectangle((x, y, x + width - 1, y + height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
+    title = "Game over: final scores" if finished else f"Round {round_no} of {rounds} · {PHASES.get(phase, phase)}"
+    if view.get("solo"):
+        title += "  (solo)"
+    box = 32
+    track_w = rounds * (box + 4)
+    _bold(image, (x + 12, y + 10), theme.fit_lines(title, 28, width - 40 - track_w, 1)[0], 28, INK)
+    accent = _colour("accent")
+    for r in range(1, rounds + 1):  # the round track: past rounds pale, the current one solid
+        bx = x + width - 10 - (rounds - r + 1) * (box + 4)
+        current = r == round_no and not finished
+        fill = accent if current else (tint(accent, 0.72) if r < round_no or finished else WHITE)
+        draw.rounded_rectangle((bx, y + 9, bx + box, y + 9 + box), radius=5, fill=fill, outline=shade(accent, 0.3))
+        stamp_text(image, (bx + box / 2, y + 9 + box / 2), str(r), 19, text_colour_on(fill), "mm")
+    for i, line in enumerate(lines):
+        stamp_text(image, (x + 12, y + 50 + 25 * i), line, 20, INK)
+    ranks = _ranks(towns) if finished else {}
+    chip_w = (width - 12 - 8 * (columns - 1)) // columns
+    for index, town in enumerate(towns):
+        seat = _seat(town, index)
+        row, column = divmod(index, columns)
+        cx = x + 6 + column * (chip_w + 8)
+        cy = y + top + row * (CHIP_H + 8)
+        _player_chip(image, draw, view, town, seat, (cx, cy, cx + chip_w, cy + CHIP_H), ranks.get(seat))
+
+
+def _ranks(towns: Sequence[Mapping[str, Any]]) -> dict[int, int]:
+    """Final places, ties shared (two on 50 VP are both 1st); resigned players get none."""
+    scores = sorted((int(t.get("vp") or 0) for t in towns if not t.get("resigned")), reverse=True)
+    ranks = {}
+    for index, town in enumerate(towns):
+        if not town.get("resigned"):
+            ranks[_seat(town, index)] = scores.index(int(town.get("vp") or 0)) + 1
+    return ranks
+
+
+def _acting(view: Mapping[str, Any], seat: int) -> tuple[bool, bool]:
+    """(whose construction turn it is, still to act in this phase)."""
+    if _finished(view):
+        return False, False
+    turn = view.get("turn") == seat and view.get("phase") == "construction"
+    return turn, turn or seat in (view.get("to_act") or [])
+
+
+def _player_chip(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    town: Mapping[str, Any],
+    seat: int,
+    box: tuple[int, int, int, int],
+    rank: int | None,
+) -> None:
+    x0, y0, x1, y1 = box
+    colour = player_colour(seat)
+    turn, to_act = _acting(view, seat)
+    strong = turn or rank == 1
+    draw.rounded_rectangle(
+        box, radius=7, fill=WHITE, outline=HIGHLIGHT if (to_act or strong) else GRID, width=4 if strong else 2
+    )
+    draw.rounded_rectangle((x0, y0, x0 + 12, y1), radius=4, fill=colour)
+    resigned = bool(town.get("resigned"))
+    vp = f"{int(town.get('vp') or 0)} VP"
+    _bold(image, (x1 - 8, y0 + 5), vp, 26, MUTED if resigned else colour, "ra")
+    name = str(town.get("name") or _player_name(view, seat)) + (" (you)" if view.get("viewer") == seat else "")
+    room = x1 - x0 - 30 - text_width(vp, 26)
+    _bold(image, (x0 + 20, y0 + 7), theme.fit_lines(name, 20, room, 1)[0], 20, MUTED if resigned else INK)
+    tags: list[Tag] = []
+    if rank:
+        tags.append((_ordinal(rank), HIGHLIGHT if rank == 1 else (225, 225, 225), INK))
+    if view.get("start_player") == seat and not _finished(view):
+        tags.append(("START", INK, WHITE))
+    if turn:
+        tags.append(("TURN", HIGHLIGHT, INK))
+    elif to_act:
+        tags.append(("TO ACT", HIGHLIGHT, INK))
+    if resigned:
+        tags.append(("RESIGNED", (90, 90, 90), WHITE))
+    if town.get("title"):
+        tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
+    _tags(image, draw, tags, x0 + 20, y0 + 36, x1 - 6, 15)
+
+
+def _tags_width(tags: Sequence[Tag], size: int) -> float:
+    return sum(text_width(label, size) + 15 for label, _, _ in tags)
+
+
+def _tags(
+    image: Image.Image, draw: ImageDraw.ImageDraw, tags: Sequence[Tag], x: float, y: float, right: float, size: int
+) -> float:
+    """Small labelled chips from ``x`` rightwards (dropped when out of room); returns where they end."""
+    height = size + 8
+    for label, fill, fg in tags:
+        room = right - x - 10
+        if room < size * 2:
+            break
+        text = theme.fit_lines(label, size, room, 1)[0]
+        w = text_width(text, size) + 10
+        draw.rounded_rectangle((x, y, x + w, y + height), radius=4, fill=fill, outline=shade(fill, 0.35))
+        stamp_text(image, (x + 5, y + height / 2 + 1), text, size, fg, "lm")
+        x += w + 5
+    return x
+
+
+# --------------------------------------------------------------------------------------------
+# Towns
+
+
+def _pending(town: Mapping[str, Any]) -> list[str]:
+    return [str(p) for p in (town.get("pending") or [])]
+
+
+def _town_tags(view: Mapping[str, Any], town: Mapping[str, Any], seat: int) -> list[Tag]:
+    tags: list[Tag] = []
+    finished = _finished(view)
+    if view.get("start_player") == seat and not finished:
+        tags.append(("START", INK, WHITE))
+    turn, _ = _acting(view, seat)
+    if turn:
+        tags.append(("TURN", HIGHLIGHT, INK))
+    if town.get("passed") and view.get("phase") == "construction":
+        tags.append(("PASSED", (215, 215, 215), INK))
+    step = str(town.get("step") or "")
+    if step in STEPS and not finished:
+        tags.append((STEPS[step], HIGHLIGHT if step == "transport" else (215, 215, 215), INK))
+    if town.get("expert"):
+        tags.append(("EXPERT", (60, 60, 60), WHITE))
+    if town.get("resigned"):
+        tags.append(("RESIGNED", (90, 90, 90), WHITE))
+    if town.get("title"):
+        tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
+    return tags
+
+
+TOWN_NAME = 20
+TOWN_VP = 22
+TOWN_TAG = 14
+
+
+def _town_name(view: Mapping[str, Any], town: Mapping[str, Any], seat: int) -> str:
+    return str(town.get("name") or _player_name(view, seat)) + (" (you)" if view.get("viewer") == seat else "")
+
+
+def _town_tags_fit(view: Mapping[str, Any], town: Mapping[str, Any], plan: _TownPlan) -> bool:
+    seat = _seat(town, plan.seat)
+    tags = _town_tags(view, town, seat)
+    if not tags:
+        return True
+    vp = f"{int(town.get('vp') or 0)} VP"
+    name = min(text_width(_town_name(view, town, seat), TOWN_NAME), 160)
+    used = 2 * PAD + 18 + name + 10 + _tags_width(tags, TOWN_TAG) + text_width(vp, TOWN_VP) + 8
+    return used <= plan.width
+
+
+def _draw_town(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: Mapping[str, Any],
+    plan: _TownPlan,
+    x: int,
+    y: int,
+    height: int,
+) -> None:
+    town = (view.get("towns") or [])[plan.seat]
+    seat = _seat(town, plan.seat)
+    cell, width = plan.cell, plan.width
+    _, to_act = _acting(view, seat)
+    draw.rounded_rectangle(
+        (x, y, x + width - 1, y + height - 1),
+        radius=8,
+        outline=HIGHLIGHT if to_act else GRID,
+        width=3 if to_act else 1,
+    )
+    draw.rectangle((x + PAD, y + PAD, x + PAD + 7, y + PAD + 24), fill=player_colour(seat))
+    vp = f"{int(town.get('vp') or 0)} VP"
+    _bold(image, (x + width - PAD - 2, y + PAD), vp, TOWN_VP, INK, "ra")
+    tags = _town_tags(view, town, seat)
+    name_room = width - 2 * PAD - 18 - text_width(vp, TOWN_VP) - 10
+    if plan.header_lines == 1 and tags:
+        name_room = min(name_room, 160)
+    name = theme.fit_lines(_town_name(view, town, seat), TOWN_NAME, name_room, 1)[0]
+    _bold(image, (x + PAD + 14, y + PAD + 1), name, TOWN_NAME, MUTED if town.get("resigned") else INK)
+    if plan.header_lines == 1:
+        tag_x, tag_y = x + PAD + 14 + text_width(name, TOWN_NAME) + 12, y + PAD + 2
+        right = x + width - PAD - text_width(vp, TOWN_VP) - 10
+    else:
+        tag_x, tag_y, right = x + PAD + 14, y + PAD + 30, x + width - PAD
+    _tags(image, draw, tags, tag_x, tag_y, right, TOWN_TAG)
+
+    x0, y0, x1, y1 = bounds = _bounds(town, plan.margin)
+    columns, rows = x1 - x0 + 1, y1 - y0 + 1
+    gutter_left, gutter_top = _gutters(bounds, cell)
+    grid_w = columns * cell
+    # The grid is centred in the panel (its labels to its left).
+    grid_x = x + PAD + gutter_left + max(0, (width - 2 * PAD - gutter_left - grid_w) // 2)
+    grid_y = y + PAD + (34 if plan.header_lines == 1 else 58) + gutter_top
+    label = _label_size(cell)
+    # Axis labels: every column and row when they fit, else every other (0 always labelled).
+    every = 1 if cell >= label * 1.7 else 2 if cell * 2 >= label * 1.9 else 5
+    for i in range(columns):
+        if (x0 + i) % every == 0:
+            stamp_text(image, (grid_x + i * cell + cell / 2, grid_y - 3), str(x0 + i), label, MUTED, "md")
+    for j in range(rows):
+        if (y0 + j) % every == 0:
+            stamp_text(image, (grid_x - 5, grid_y + j * cell + cell / 2), str(y0 + j), label, MUTED, "rm")
+    draw.rectangle((grid_x, grid_y, grid_x + columns * cell, grid_y + rows * cell), fill=EMPTY_CELL)
+
+    cells = _cells(town)
+    links = _links(town)
+    placeable = _placeable(cells) if plan.focus else set()
+    detail = _detail(cell)
+    for (cx, cy), content in cells.items():
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            tile = _cell_for_content(content, (cx, cy), cells, links, cell, detail)
+            image.paste(tile, (grid_x + (cx - x0) * cell, grid_y + (cy - y0) * cell))
+    for cx, cy in placeable:
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            image.paste(_free_cell((cx, cy), cell), (grid_x + (cx - x0) * cell, grid_y + (cy - y0) * cell))
+    if cell >= 10:
+        for i in range(columns + 1):
+            draw.line((grid_x + i * cell, grid_y, grid_x + i * cell, grid_y + rows * cell), fill=GRID)
+        for j in range(rows + 1):
+            draw.line((grid_x, grid_y + j * cell, grid_x + columns * cell, grid_y + j * cell), fill=GRID)
+    py = grid_y + rows * cell + 8
+    for line in _pending(town):
+        text = theme.fit_lines(line, 15, width - 2 * PAD - 14, 1)[0]
+        draw.rectangle((x + PAD, py + 3, x + PAD + 7, py + 14), fill=HIGHLIGHT, outline=INK)
+        stamp_text(image, (x + PAD + 14, py), text, 15, INK)
+        py += 20
+
+
+def _cells(town: Mapping[str, Any]) -> dict[Pos, Mapping[str, Any]]:
+    out: dict[Pos, Mapping[str, Any]] = {}
+    for content in town.get("cells") or []:
+        if isinstance(content, Mapping):
+            out[(int(content.get("x") or 0), int(content.get("y") or 0))] = content
+    return out
+
+
+def _links(town: Mapping[str, Any]) -> set[tuple[Pos, Pos]]:
+    found: set[tuple[Pos, Pos]] = set()
+    for pair in town.get("links") or []:
+        try:
+            (ax, ay), (bx, by) = pair
+            a, b = (int(ax), int(ay)), (int(bx), int(by))
+        except (TypeError, ValueError):
+            continue
+        found.add((a, b))
+        found.add((b, a))
+    return found
+
+
+def _placeable(cells: Mapping[Pos, Any]) -> set[Pos]:
+    """Free cells sharing an edge with the town: where the next tile may go."""
+    free: set[Pos] = set()
+    for x, y in cells:
+        for dx, dy in STEP.values():
+            if (x + dx, y + dy) not in cells:
+                free.add((x + dx, y + dy))
+    return free
+
+
+def _detail(cell: int) -> str:
+    if cell >= TEXT_CELL:
+        return "text"
+    if cell >= 54:
+        return "full"
+    if cell >= 28:
+        return "small"
+    return "tiny"
+
+
+def _sides(content: Mapping[str, Any], pos: Pos, cells: Mapping[Pos, Any], links: set[tuple[Pos, Pos]]) -> str:
+    """Per side N, E, S, W: L linked to the neighbour, X an open route end facing a tile it does not join, - else."""
+    out = []
+    route = content.get("kind") == "route"
+    opens = set(content.get("open") or []) if route else set()
+    for side in SIDES:
+        dx, dy = STEP[side]
+        other = (pos[0] + dx, pos[1] + dy)
+        if (pos, other) in links:
+            out.append("L")
+        elif side in opens and other in cells:
+            out.append("X")
+        else:
+            out.append("-")
+    return "".join(out)
+
+
+_CELL_KEYS = ("kind", "tile", "name", "abbrev", "pile", "spaces", "res", "timings", "text", "route", "open")
+
+
+def _cell_for_content(
+    content: Mapping[str, Any],
+    pos: Pos,
+    cells: Mapping[Pos, Any],
+    links: set[tuple[Pos, Pos]],
+    cell: int,
+    detail: str,
+) -> Image.Image:
+    key = json.dumps([content.get(k) for k in _CELL_KEYS])
+    return _cell_image(key, _sides(content, pos, cells, links), cell, detail)
+
+
+@lru_cache(maxsize=1024)  # ~30 KB each at 60-100 px: a few renders' worth of distinct cells
+def _cell_image(key: str, sides: str, cell: int, detail: str) -> Image.Image:
+    content = dict(zip(_CELL_KEYS, json.loads(key), strict=True))
+    if content.get("kind") == "route":
+        opens = content.get("open") or []
+        return _route_image(tuple(s for s in SIDES if s in opens), sides, cell)
+    return _building_image(content, sides, cell, detail)
+
+
+@lru_cache(maxsize=512)
+def _free_cell(pos: Pos, cell: int) -> Image.Image:
+    """An empty cell next to the town, dashed and labelled with its coordinates."""
+    image = Image.new("RGB", (cell, cell), EMPTY_CELL)
+    draw = ImageDraw.Draw(image)
+    inset = max(2, cell // 14)
+    _dashed_rect(draw, (inset, inset, cell - 1 - inset, cell - 1 - inset), MUTED, max(3, cell // 12))
+    size = max(10, min(20, cell // 5))
+    stamp_text(image, (cell / 2, cell / 2), f"{pos[0]},{pos[1]}", size, MUTED, "mm")
+    return image
+
+
+def _dashed_rect(draw: ImageDraw.ImageDraw, box: Box, colour: Colour, dash: int) -> None:
+    x0, y0, x1, y1 = box
+    for a, b, horizontal, fixed in ((x0, x1, True, y0), (x0, x1, True, y1), (y0, y1, False, x0), (y0, y1, False, x1)):
+        t = a
+        while t < b:
+            end = min(b, t + dash)
+            draw.line((t, fixed, end, fixed) if horizontal else (fixed, t, fixed, end), fill=colour)
+            t += 2 * dash
+
+
+# --- Abbreviation key ------------------------------------------------------------------------
+
+
+def _abbreviation_key(
+    towns: Sequence[Mapping[str, Any]], rows: Sequence[Sequence[_TownPlan]], skip: int | None
+) -> list[tuple[str, str]]:
+    """(abbreviation, name) of every building drawn abbreviated (the focused town lists its own)."""
+    seen: dict[str, str] = {}
+    for row in rows:
+        for plan in row:
+            if plan.seat == skip:
+                continue
+            detail = _detail(plan.cell)
+            for content in _cells(towns[plan.seat]).values():
+                if content.get("kind") == "route":
+                    continue
+                name, abbrev = _names(content)
+                if _label(name, abbrev, plan.cell, detail, _slot_count(content))[2]:
+                    seen.setdefault(abbrev, name)
+    return sorted(seen.items())
+
+
+KEY_SIZE = 16
+
+
+def _key_lines(entries: Sequence[tuple[str, str]], width: int) -> list[list[tuple[str, str, float]]]:
+    lines: list[list[tuple[str, str, float]]] = [[]]
+    x = 0.0
+    start = text_width("Key:", KEY_SIZE) + 10
+    x = start
+    for abbrev, name in entries:
+        w = text_width(abbrev, KEY_SIZE) + 8 + text_width(name, KEY_SIZE) + 18
+        if x + w > width - 16 and lines[-1]:
+            lines.append([])
+            x = start
+        lines[-1].append((abbrev, name, x))
+        x += w
+    return lines
+
+
+def _key_height(entries: Sequence[tuple[str, str]], width: int) -> int:
+    return 0 if not entries else 12 + 24 * min(4, len(_key_lines(entries, width)))
+
+
+def _draw_key(image: Image.Image, entries: Sequence[tuple[str, str]], x: int, y: int, width: int) -> None:
+    stamp_text(image, (x + 8, y + 8), "Key:", KEY_SIZE, MUTED)
+    for index, line in enumerate(_key_lines(entries, width)[:4]):
+        for abbrev, name, dx in line:
+            _bold(image, (x + 8 + dx, y + 8 + 24 * index), abbrev, KEY_SIZE, INK)
+            stamp_text(image, (x + 8 + dx + text_width(abbrev, KEY_SIZE) + 8, y + 8 + 24 * index), name, KEY_SIZE, INK)
+
+
+# --- Track ---------------------------------------------------------------------------------
+
+
+def _route_image(opens: tuple[str, ...], sides: str, cell: int) -> Image.Image:
+    image = Image.new("RGB", (cell, cell), _colour("ground"))
+    _track(ImageDraw.Draw(image), cell, list(opens), sides, 0, 0)
+    return image
+
+
+def _track(draw: ImageDraw.ImageDraw, cell: int, opens: list[str], sides: str, ox: float, oy: float) -> None:
+    """Rails and sleepers from the cell centre to each open edge (curves as arcs)."""
+    rail = _colour("track")
+    sleeper = tint(rail, 0.45)
+    c = cell
+    half = c / 2
+    gauge = c * 0.1
+    rail_w = max(1, round(c / 36))
+    sleeper_w = max(1, round(c / 22))
+    simple = c < 30
+    opposite = {"N": "S", "S": "N", "E": "W", "W": "E"}
+    pairs: list[tuple[str, str]] = []
+    spokes: list[str] = []
+    remaining = list(opens)
+    if len(opens) == 2 and opposite[opens[0]] != opens[1]:
+        pairs.append((opens[0], opens[1]))
+        remaining = []
+    else:
+        for a in ("N", "E"):
+            if a in remaining and opposite[a] in remaining:
+                pairs.append((a, opposite[a]))
+                remaining.remove(a)
+                remaining.remove(opposite[a])
+                break
+        spokes = remaining
+    for a, b in pairs:
+        if opposite[a] == b:  # straight through
+            vertical = a in ("N", "S")
+            if simple:
+                line = (ox + half, oy, ox + half, oy + c) if vertical else (ox, oy + half, ox + c, oy + half)
+                draw.line(line, fill=rail, width=max(2, round(c / 7)))
+                continue
+            count = 5
+            for k in range(count):
+                t = (k + 0.5) * c / count
+                if vertical:
+                    draw.line(
+                        (ox + half - gauge * 1.7, oy + t, ox + half + gauge * 1.7, oy + t),
+                        fill=sleeper,
+                        width=sleeper_w,
+                    )
+                else:
+                    draw.line(
+                        (ox + t, oy + half - gauge * 1.7, ox + t, oy + half + gauge * 1.7),
+                        fill=sleeper,
+                        width=sleeper_w,
+                    )
+            for d in (-gauge, gauge):
+                if vertical:
+                    draw.line((ox + half + d, oy, ox + half + d, oy + c), fill=rail, width=rail_w)
+                else:
+                    draw.line((ox, oy + half + d, ox + c, oy + half + d), fill=rail, width=rail_w)
+        else:  # curve: a quarter circle around the corner the two edges share
+            cx = ox + (c if "E" in (a, b) else 0)
+            cy = oy + (c if "S" in (a, b) else 0)
+            start = {("N", "E"): 90, ("E", "S"): 180, ("S", "W"): 270, ("N", "W"): 0}[_corner(a, b)]
+            if simple:
+                draw.arc(
+                    (cx - half, cy - half, cx + half, cy + half),
+                    start,
+                    start + 90,
+                    fill=rail,
+                    width=max(2, round(c / 7)),
+                )
+                continue
+            for k in range(4):
+                angle = math.radians(start + (k + 0.5) * 90 / 4)
+                r0, r1 = half - gauge * 1.7, half + gauge * 1.7
+                draw.line(
+                    (
+                        cx + r0 * math.cos(angle),
+                        cy + r0 * math.sin(angle),
+                        cx + r1 * math.cos(angle),
+                        cy + r1 * math.sin(angle),
+                    ),
+                    fill=sleeper,
+                    width=sleeper_w,
+                )
+            for r in (half - gauge, half + gauge):
+                draw.arc((cx - r, cy - r, cx + r, cy + r), start, start + 90, fill=rail, width=rail_w)
+    for side in spokes:
+        _spoke(draw, cell, side, ox, oy, rail, sleeper, simple)
+    if spokes and len(opens) > 1:  # a junction: a turntable plate where the branches meet
+        r = c * 0.17
+        draw.ellipse(
+            (ox + half - r, oy + half - r, ox + half + r, oy + half + r),
+            fill=tint(rail, 0.7),
+            outline=rail,
+            width=rail_w,
+        )
+    for index, side in enumerate(SIDES):
+        if sides[index] == "X" and side in opens and not simple:
+            _buffer(draw, cell, side, ox, oy)
+
+
+def _corner(a: str, b: str) -> tuple[str, str]:
+    pair = {a, b}
+    for corner in (("N", "E"), ("E", "S"), ("S", "W"), ("N", "W")):
+        if set(corner) == pair:
+            return corner
+    raise ValueError(f"{a}{b} is not a curve")
+
+
+def _spoke(
+    draw: ImageDraw.ImageDraw,
+    cell: int,
+    side: str,
+    ox: float,
+    oy: float,
+    rail: Colour,
+    sleeper: Colour,
+    simple: bool,
+    length: float | None = None,
+) -> None:
+    """Track from the cell centre to the edge ``side``, or only its last ``length`` px (a stub)."""
+    c = cell
+    half = c / 2
+    gauge = c * 0.1
+    rail_w = max(1, round(c / 36))
+    sleeper_w = max(1, round(c / 22))
+    dx, dy = STEP[side]
+    # Track runs along the axis from the centre (t = 0) to the edge (t = half).
+    t0 = half - length if length is not None else 0.0
+
+    def point(t: float, across: float) -> tuple[float, float]:
+        if dx:
+            return ox + half + dx * t, oy + half + across
+        return ox + half + across, oy + half + dy * t
+
+    if simple:
+        draw.line((*point(t0, 0), *point(half, 0)), fill=rail, width=max(2, round(c / 7)))
+        return
+    count = max(1, round((half - t0) / (c / 5)))
+    for k in range(count):
+        t = t0 + (k + 0.5) * (half - t0) / count
+        draw.line((*point(t, -gauge * 1.7), *point(t, gauge * 1.7)), fill=sleeper, width=sleeper_w)
+    for across in (-gauge, gauge):
+        draw.line((*point(t0, across), *point(half, across)), fill=rail, width=rail_w)
+
+
+def _buffer(draw: ImageDraw.ImageDraw, cell: int, side: str, ox: float, oy: float) -> None:
+    """A buffer stop: the route opens towards a tile it is not connected to."""
+    c = cell
+    half = c / 2
+    dx, dy = STEP[side]
+    t = half - c * 0.08
+    w = c * 0.2
+    cx, cy = ox + half + dx * t, oy + half + dy * t
+    thick = max(2, round(c / 14))
+    if dx:
+        draw.line((cx, cy - w, cx, cy + w), fill=BLOCKED, width=thick)
+    else:
+        draw.line((cx - w, cy, cx + w, cy), fill=BLOCKED, width=thick)
+
+
+# --- Buildings -----------------------------------------------------------------------------
+
+
+def _names(content: Mapping[str, Any]) -> tuple[str, str]:
+    name = str(content.get("name") or content.get("tile") or "?")
+    abbrev = str(content.get("abbrev") or "".join(w[0] for w in name.split())[:3].upper())
+    return name, abbrev
+
+
+def _slot_count(content: Mapping[str, Any]) -> int:
+    return max(int(content.get("spaces") or 0), len(_pieces_of(content.get("res"))))
+
+
+@lru_cache(maxsize=2048)
+def _label(name: str, abbrev: str, cell: int, detail: str, slots: int) -> tuple[tuple[str, ...], int, bool]:
+    """(lines, font size, abbreviated) naming a building in a cell of ``cell`` px."""
+    inner = cell - 2 * _inset(cell) - 2
+    if detail == "tiny":
+        size = max(7, round(cell * 0.36))
+        return ((abbrev,), size, True) if text_width(abbrev, size) <= cell - 2 else ((), size, False)
+    if detail == "small":
+        size = max(10, round(cell * 0.3))
+        return (abbrev,), size, True
+    if detail == "text":
+        size = max(14, round(cell * 0.125))
+        return _name_lines(name, size, inner, 2), size, False
+    size = max(12, round(cell * 0.175))
+    for tried in dict.fromkeys((size, max(12, size - 2))):
+        lines = theme.wrap_lines(name, tried, inner, 2 if slots <= 4 else 1)
+        if lines is not None:
+            return lines, tried, False
+    big = max(13, round(cell * 0.24))
+    return (abbrev,), big, True
+
+
+@lru_cache(maxsize=1024)
+def _name_lines(name: str, size: int, width: int, max_lines: int) -> tuple[str, ...]:
+    return theme.wrap_lines(name, size, width, max_lines) or theme.fit_lines(name, size, width, max_lines)
+
+
+def _inset(cell: int) -> int:
+    """Room left around a building's contents for the track stubs."""
+    return max(3, round(cell * 0.08))
+
+
+def _building_image(content: Mapping[str, Any], sides: str, cell: int, detail: str) -> Image.Image:
+    c = cell
+    fill = _pile_fill(str(content.get("pile") or "basic"))
+    image = Image.new("RGB", (c, c), fill)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, c - 1, c - 1), outline=shade(fill, 0.4), width=max(1, round(c / 40)))
+    rail = _colour("track")
+    inset = _inset(c)
+    for index, side in enumerate(SIDES):
+        if sides[index] == "L":  # a route joins here: the track runs into the building
+            _spoke(draw, c, side, 0, 0, rail, tint(rail, 0.45), c < 30, length=inset + c * 0.06)
+    name, abbrev = _names(content)
+    pieces = _pieces_of(content.get("res"))
+    slots = _slot_count(content)
+    timings = list(dict.fromkeys(str(t) for t in content.get("timings") or []))
+    lines, size, _ = _label(name, abbrev, c, detail, slots)
+    if detail == "tiny":
+        if lines:
+            stamp_text(image, (c / 2, c * 0.38), lines[0], size, INK, "mm")
+        dot = max(2, round(c / 8))
+        for i, res in enumerate(pieces[:4]):
+            x = 2 + i * (dot + 1)
+            draw.rectangle((x, c - dot - 2, x + dot, c - 2), fill=_colour(f"resource-{res}"), outline=INK)
+        return image
+
+    left, top, right, bottom = inset, inset, c - inset, c - inset
+    line_h = size + 2
+    for i, line in enumerate(lines):
+        _bold(image, (c / 2, top + i * line_h), line, size, INK, "ma")
+    name_bottom = top + len(lines) * line_h + 1
+    bottom_used = bottom
+    if detail == "text":
+        text_size = max(12, round(c * 0.09))
+        badge = text_size + 3
+        room = max(1, int((bottom - name_bottom - c * 0.2) // (text_size + 3)))
+        effects = _effect_lines(str(content.get("text") or ""), timings)
+        wrapped = _wrap_effects(effects, text_size, right - left - badge - 4, min(4, room))
+        bottom_used = bottom - len(wrapped) * (text_size + 3)
+        _draw_effects(image, draw, wrapped, left, bottom_used + 1, text_size, badge)
+    elif detail == "full" and timings and c >= 76:
+        badge = max(12, round(c * 0.15))
+        bottom_used = bottom - badge - 1
+        for i, timing in enumerate(timings):
+            _badge(image, draw, timing, (left + i * (badge + 2), bottom - badge), badge)
+    if slots:
+        _slots(image, draw, pieces, slots, (left, name_bottom + 1, right, bottom_used - 2), c)
+    return image
+
+
+def _draw_effects(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    lines: Sequence[tuple[str | None, str]],
+    x: float,
+    y: float,
+    size: int,
+    badge: int,
+) -> None:
+    """Effect lines, each effect's first line behind its timing badge."""
+    previous: str | None = None
+    for timing, line in lines:
+        if timing and timing != previous:
+            _badge(image, draw, timing, (x, y + 1), badge)
+        previous = timing or previous
+        stamp_text(image, (x + badge + 4, y + 1), line, size, INK)
+        y += size + 3
+
+
+def _pieces_of(res: Any) -> list[str]:
+    out: list[str] = []
+    if isinstance(res, Mapping):
+        for kind in (*RESOURCES, *sorted(str(k) for k in res if k not in RESOURCES)):
+            count = res.get(kind)
+            out.extend([kind] * max(0, min(16, int(count))) if isinstance(count, int) else [])
+    return out
+
+
+def _slots(image: Image.Image, draw: ImageDraw.ImageDraw, pieces: list[str], slots: int, box: Box, cell: int) -> None:
+    """The resource pieces in the tile's spaces, the empty spaces as rings: capacity at a glance."""
+    x0, y0, x1, y1 = box
+    per_row = slots if slots <= 4 else math.ceil(slots / 2)
+    rows = math.ceil(slots / per_row)
+    gap = max(1, round(cell / 40))
+    size = int(max(4, min((x1 - x0 - gap * (per_row - 1)) / per_row, (y1 - y0 - gap * (rows - 1)) / rows, cell * 0.3)))
+    ty = y0 + (y1 - y0 - (rows * size + (rows - 1) * gap)) / 2
+    for index in range(slots):
+        row, column = divmod(index, per_row)
+        in_row = min(per_row, slots - row * per_row)
+        px = x0 + (x1 - x0 - (in_row * size + (in_row - 1) * gap)) / 2 + column * (size + gap)
+        py = ty + row * (size + gap)
+        if index < len(pieces):
+            _piece(image, pieces[index], px, py, size)
+        else:
+            r = size * 0.32
+            cx, cy = px + size / 2, py + size / 2
+            draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=MUTED, width=max(1, size // 12))
+
+
+def _piece(image: Image.Image, resource: str, x: float, y: float, size: int) -> None:
+    sprite = _piece_sprite(resource, size)
+    image.paste(sprite, (round(x), round(y)), sprite)
+
+
+@lru_cache(maxsize=256)
+def _piece_sprite(resource: str, size: int) -> Image.Image:
+    """A resource piece (RGBA): its own shape, colour and letter."""
+    scale = 3  # drawn large, then shrunk: smooth edges at small sizes
+    s = size * scale
+    big = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(big)
+    colour = _colour(f"resource-{resource}")
+    edge = INK if resource in ("sheep", "coal") else shade(colour, 0.55)
+    w = max(scale, round(s / 13))
+    m = w / 2 + 1
+    shape = RESOURCE_SHAPES.get(resource, "circle")
+    if shape == "circle":  # wood: a log end
+        draw.ellipse((m, m, s - m, s - m), fill=colour, outline=edge, width=w)
+    elif shape == "square":  # stone: a block
+        k = m + s * 0.05
+        draw.rounded_rectangle((k, k, s - k, s - k), radius=s * 0.1, fill=colour, outline=edge, width=w)
+    elif shape == "triangle":  # wheat: a sheaf
+        draw.polygon([(s / 2, m), (s - m, s - m), (m, s - m)], fill=colour, outline=edge, width=w)
+    elif shape == "diamond":  # coal: a lump
+        draw.polygon([(s / 2, m), (s - m, s / 2), (s / 2, s - m), (m, s / 2)], fill=colour, outline=edge, width=w)
+    else:  # sheep: a fleece of puffs
+        puffs = ((0.31, 0.4, 0.26), (0.69, 0.4, 0.26), (0.5, 0.64, 0.3), (0.5, 0.34, 0.26))
+        for px, py, r in puffs:
+            draw.ellipse((s * (px - r) - w, s * (py - r) - w, s * (px + r) + w, s * (py + r) + w), fill=edge)
+        for px, py, r in puffs:
+            draw.ellipse((s * (px - r), s * (py - r), s * (px + r), s * (py + r)), fill=colour)
+    sprite = big.resize((size, size), Image.Resampling.LANCZOS)
+    letter = _letter_mask(
+        RESOURCE_LETTERS.get(resource, "?"), max(7, round(size * (0.5 if shape == "triangle" else 0.6)))
+    )
+    cy = size * (0.64 if shape == "triangle" else 0.52)
+    ink = Image.new("RGBA", letter.size, (*text_colour_on(colour), 255))
+    sprite.paste(ink, (round(size / 2 - letter.width / 2), round(cy - letter.height / 2)), letter)
+    return sprite
+
+
+@lru_cache(maxsize=256)
+def _letter_mask(letter: str, size: int) -> Image.Image:
+    """A bold glyph as an L mask cropped to its ink."""
+    canvas = Image.new("RGB", (size * 2 + 4, size * 2 + 4), (0, 0, 0))
+    middle = (canvas.width / 2, canvas.height / 2)
+    stamp_text(canvas, middle, letter, size, (255, 255, 255), "mm")
+    if size >= 10:
+        stamp_text(canvas, (middle[0] + 1, middle[1]), letter, size, (255, 255, 255), "mm")
+    mask = canvas.convert("L")
+    return mask.crop(mask.getbbox() or (0, 0, 1, 1))
+
+
+def _badge(image: Image.Image, draw: ImageDraw.ImageDraw, timing: str, xy: tuple[float, float], size: int) -> None:
+    """A timing badge: its own letter on its own colour."""
+    letter, _, colour = TIMINGS.get(timing, ("?", timing, (160, 160, 160)))
+    x, y = xy
+    draw.rounded_rectangle(
+        (x, y, x + size, y + size), radius=max(2, size // 4), fill=colour, outline=shade(colour, 0.4)
+    )
+    _bold(image, (x + size / 2, y + size / 2 + 1), letter, max(8, round(size * 0.75)), text_colour_on(colour), "mm")
+
+
+def _effect_lines(text: str, timings: Sequence[str]) -> list[tuple[str | None, str]]:
+    """The effect text as (timing, text) parts; a leading "Production:" names the part's timing."""
+    parts = [p.strip() for p in re.split(r"[;\n]", text) if p.strip()]
+    out: list[tuple[str | None, str]] = []
+    for index, part in enumerate(parts):
+        timing: str | None = None
+        prefix = _PREFIX.match(part)
+        if prefix and prefix["when"].strip().lower() in _PREFIXES:
+            # "On construction (building around): 2 VP" -> badge B, "building around: 2 VP".
+            timing = _PREFIXES[prefix["when"].strip().lower()]
+            part = f"{prefix['which']}: {prefix['rest']}" if prefix["which"] else prefix["rest"]
+        elif len(parts) == len(timings):
+            timing = timings[index]
+        elif len(timings) == 1:
+            timing = timings[0]
+        out.append((timing, part))
+    if not out:
+        out = [(t, TIMINGS[t][1]) for t in timings if t in TIMINGS]
+    return out
+
+
+def _wrap_effects(
+    effects: Sequence[tuple[str | None, str]], size: int, width: float, max_lines: int
+) -> list[tuple[str | None, str]]:
+    """Every effect on its own lines, all within ``max_lines`` (later effects keep at least one)."""
+    out: list[tuple[str | None, str]] = []
+    for index, (timing, text) in enumerate(effects):
+        room = max_lines - len(out) - (len(effects) - index - 1)
+        if room <= 0:
+            break
+        out.extend((timing, line) for line in theme.fit_lines(text, size, width, room))
+    return out[:max_lines]
+
+
+# --------------------------------------------------------------------------------------------
+# Focus: the town's buildings with their full effects
+
+
+def _building_list(town: Mapping[str, Any], width: int) -> Image.Image:
+    seen: dict[str, Mapping[str, Any]] = {}
+    counts: dict[str, int] = {}
+    for content in _cells(town).values():
+        if content.get("kind") == "route":
+            continue
+        key = str(content.get("tile") or content.get("name"))
+        seen.setdefault(key, content)
+        counts[key] = counts.get(key, 0) + 1
+    entries = tuple(
+        (
+            *_names(content),
+            str(content.get("pile") or "basic"),
+            int(content.get("spaces") or 0),
+            counts[key],
+            str(content.get("text") or ""),
+            tuple(str(t) for t in content.get("timings") or ()),
+        )
+        for key, content in seen.items()
+    )
+    return _building_list_image(entries, width)
+
+
+LIST_SIZE = 18
+
+
+@lru_cache(maxsize=16)
+def _building_list_image(
+    entries: tuple[tuple[str, str, str, int, int, str, tuple[str, ...]], ...], width: int
+) -> Image.Image:
+    columns = 2
+    col_w = (width - 24 - 16) // columns
+    text_x = 64
+    # Lines of (kind, text, abbrev, pile): kind is "title", a timing (an effect's first line) or "".
+    blocks: list[list[tuple[str, str, str, str]]] = []
+    for name, abbrev, pile, spaces, count, text, timings in entries:
+        title = name + (f" x{count}" if count > 1 else "") + (f"  ({spaces} spaces)" if spaces else "")
+        block: list[tuple[str, str, str, str]] = [
+            ("title", theme.fit_lines(title, LIST_SIZE, col_w - text_x, 1)[0], abbrev, pile)
+        ]
+        for timing, part in _effect_lines(text, timings):
+            for i, line in enumerate(theme.fit_lines(part, LIST_SIZE - 1, col_w - text_x - 28, 2)):
+                block.append(((timing or "") if i == 0 else "", line, abbrev, pile))
+        blocks.append(block)
+    line_h = LIST_SIZE + 7
+    # Fill the left column first, balancing the two by lines.
+    total = sum(len(b) for b in blocks)
+    split, running = len(blocks), 0
+    for index, block in enumerate(blocks):
+        if running >= total / 2:
+            split = index
+            break
+        running += len(block)
+    halves = [blocks[:split], blocks[split:]]
+    height = 44 + max(sum(len(b) * line_h + 8 for b in half) for half in halves) + 4
+    image, draw = theme.new_canvas(width, height)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
+    _bold(image, (12, 10), "Buildings in this town", 21, INK)
+    for column, half in enumerate(halves):
+        x = 12 + column * (col_w + 16)
+        y = 44
+        for block in half:
+            for timing, line, abbrev, pile in block:
+                if timing == "title":
+                    fill = _pile_fill(pile)
+                    draw.rounded_rectangle(
+                        (x, y, x + 56, y + line_h - 3), radius=4, fill=fill, outline=shade(fill, 0.4)
+                    )
+                    _bold(image, (x + 28, y + (line_h - 3) / 2 + 1), abbrev, 16, INK, "mm")
+                    _bold(image, (x + text_x, y + 1), line, LIST_SIZE, INK)
+                else:
+                    if timing:
+                        _badge(image, draw, timing, (x + text_x, y + 1), 21)
+                    stamp_text(image, (x + text_x + 28, y + 2), line, LIST_SIZE - 1, INK)
+                y += line_h
+            y += 8
+    return image
+
+
+# --------------------------------------------------------------------------------------------
+# Market
+
+
+def _market_key(view: Mapping[str, Any]) -> str:
+    market = view.get("market")
+    return json.dumps(
+        {
+            "market": market if isinstance(market, Mapping) else {},
+            "round": view.get("round"),
+            "solo": bool(view.get("solo")),
+        },
+        sort_keys=True,
+    )
+
+
+CARD_H = 172
+BASIC_H = 140
+BASIC_SHORT_H = 90
+HEADING = 30
+LEGEND_W = 330
+
+
+@lru_cache(maxsize=8)  # ~2 MB each; the market changes only when a tile is built
+def _market_image(key: str, width: int) -> Image.Image:
+    """Basic piles, the A/B row with the round marker, the draw piles and V piles, and the legend."""
+    data = json.loads(key)
+    market = data["market"]
+    round_no = int(data.get("round") or 1)
+    pad, gap, marker_gap = 10, 8, 30
+    inner = width - 2 * pad
+    basics: list[Any] = [pile for pile in market.get("basic") or [] if isinstance(pile, Mapping)]
+    rebuild = market.get("rebuild")
+    piles = basics + ([{"rebuild": True, **rebuild}] if isinstance(rebuild, Mapping) else [])
+    per_row = max(6, min(7, len(piles)))
+    basic_w = (inner - gap * (per_row - 1)) // per_row
+    basic_rows = math.ceil(len(piles) / per_row)
+    basic_h = _basic_height(piles)
+    row = list(market.get("row") or [None] * 6)
+    slots = max(1, len(row))
+    marker = max(0, min(slots, int(market.get("marker") or 0)))
+    card_w = (inner - gap * (slots - 1) - marker_gap) // slots
+    draws: list[tuple[Any, str]] = []
+    for letter, pile_key in (("A", "a_pile"), ("B", "b_pile")):
+        pile = market.get(pile_key) or {}
+        draws.append((pile.get("top"), f"{letter} pile · {int(pile.get('left') or 0)} left"))
+    for index, v in enumerate(market.get("v") or []):
+        if isinstance(v, Mapping):
+            draws.append((v.get("top"), f"V pile {index + 1} · {int(v.get('left') or 0)} left"))
+    per_draw_row = max(1, (inner - LEGEND_W) // (card_w + gap))
+    legend_beside = len(draws) <= per_draw_row
+    draw_rows = max(1, math.ceil(len(draws) / (per_draw_row if legend_beside else slots)))
+    legend = _legend()
+    height = pad + HEADING + basic_rows * (basic_h + gap) + HEADING + CARD_H + gap + HEADING
+    height += draw_rows * (CARD_H + gap) + (0 if legend_beside else legend.height + gap) + pad - gap
+    image, draw = theme.new_canvas(width, height)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
+
+    y = pad
+    title = "Basic buildings" + ("  (solo: the 7 chosen)" if data.get("solo") else "")
+    _heading(image, pad, y, width - pad, title, "" if data.get("solo") else "the top tile of each pile is face up")
+    y += HEADING
+    for index, pile in enumerate(piles):
+        r, col = divmod(index, per_row)
+        card = _basic_card(json.dumps(pile, sort_keys=True), basic_w, basic_h)
+        image.paste(card, (pad + col * (basic_w + gap), y + r * (basic_h + gap)))
+    y += basic_rows * (basic_h + gap)
+
+    _heading(image, pad, y, width - pad, "Building row", "A slots left of the round marker, B slots right")
+    y += HEADING
+    x = pad
+    for index in range(slots):
+        if index == marker:
+            _round_marker(image, draw, x + (marker_gap - gap) / 2, y, CARD_H, round_no)
+            x += marker_gap
+        label = f"{'A' if index < marker else 'B'} slot {index + 1}"
+        image.paste(_card_or_empty(row[index] if index < len(row) else None, card_w, CARD_H, label), (x, y))
+        x += card_w + gap
+    if marker >= slots:
+        _round_marker(image, draw, x + (marker_gap - gap) / 2 - gap, y, CARD_H, round_no)
+    y += CARD_H + gap
+
+    _heading(image, pad, y, width - pad, "Draw piles and V piles", "the top tile of each can be built")
+    y += HEADING
+    columns = per_draw_row if legend_beside else slots
+    for index, (tile, label) in enumerate(draws):
+        r, col = divmod(index, columns)
+        image.paste(_card_or_empty(tile, card_w, CARD_H, label), (pad + col * (card_w + gap), y + r * (CARD_H + gap)))
+    if legend_beside:
+        image.paste(legend, (width - pad - legend.width, y))
+    else:
+        image.paste(legend, (pad, y + draw_rows * (CARD_H + gap)))
+    return image
+
+
+def _heading(image: Image.Image, x: int, y: int, right: int, title: str, note: str) -> None:
+    _bold(image, (x, y + 3), title, 21, INK)
+    if note:
+        room = right - x - text_width(title, 21) - 24
+        stamp_text(image, (right, y + 7), theme.fit_lines(note, 16, room, 1)[0], 16, MUTED, "ra")
+
+
+def _round_marker(
+    image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, y: float, height: int, round_no: int
+) -> None:
+    accent = _colour("accent")
+    draw.rectangle((cx - 3, y - 4, cx + 3, y + height + 4), fill=accent)
+    r = 14
+    mid = y + height / 2
+    draw.ellipse((cx - r, mid - r, cx + r, mid + r), fill=accent, outline=shade(accent, 0.4), width=2)
+    _bold(image, (cx, mid + 1), str(round_no), 19, text_colour_on(accent), "mm")
+
+
+def _card_or_empty(tile: Any, width: int, height: int, label: str) -> Image.Image:
+    if isinstance(tile, Mapping):
+        return _tile_card(json.dumps(tile, sort_keys=True), width, height, label)
+    return _empty_card(width, height, label)
+
+
+@lru_cache(maxsize=64)
+def _empty_card(width: int, height: int, label: str) -> Image.Image:
+    image, draw = theme.new_canvas(width, height)
+    draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
+    _dashed_rect(draw, (1, 1, width - 2, height - 2), MUTED, 7)
+    stamp_text(image, (8, 7), theme.fit_lines(label, 15, width - 16, 1)[0], 15, MUTED)
+    stamp_text(image, (width / 2, height / 2), "empty", 21, MUTED, "mm")
+    return image
+
+
+def _cost_row(
+    image: Image.Image, draw: ImageDraw.ImageDraw, cost: Any, spaces: int | None, x: int, y: int, right: int, fg: Colour
+) -> int:
+    """Cost pieces from ``x`` (smaller, then grouped as "piece x3", when short of room); the spaces
+    (a ring and "4 sp.") at ``right`` when they still fit."""
+    note = f"{spaces} sp." if spaces else ("no sp." if spaces == 0 else "")
+    note_w = text_width(note, 15) + (20 if spaces else 6 if note else 0)
+    counts = [(res, int(cost.get(res) or 0)) for res in RESOURCES] if isinstance(cost, Mapping) else []
+    counts = [(res, n) for res, n in counts if n > 0]
+    total = sum(n for _, n in counts)
+    room = right - x - note_w
+    size = next((s for s in (22, 18) if total * (s + 2) <= room), 0)
+    if size:
+        for res, n in counts:
+            for _ in range(n):
+                _piece(image, res, x, y + (22 - size) / 2, size)
+                x += size + 2
+    else:
+        size = 20
+        for res, n in counts:
+            _piece(image, res, x, y + 1, size)
+            label = f"x{n}"
+            stamp_text(image, (x + size + 1, y + 12), label, 15, fg, "lm")
+            x += size + 1 + round(text_width(label, 15)) + 5
+    if not counts:
+        stamp_text(image, (x, y + 11), "free", 15, fg, "lm")
+        x += round(text_width("free", 15))
+    if note and x + note_w <= right + 2:
+        stamp_text(image, (right, y + 12), note, 15, fg, "rm")
+        if spaces:
+            rx = right - text_width(note, 15) - 10
+            draw.ellipse((rx - 6, y + 6, rx + 6, y + 18), outline=fg, width=2)
+    elif note and x + text_width(note, 15) + 4 <= right:
+        stamp_text(image, (right, y + 12), note, 15, fg, "rm")
+    return 22
+
+
+@lru_cache(maxsize=256)
+def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
+    """A market tile: pile or slot, star, name, cost pieces, spaces, each effect behind its timing."""
+    tile = json.loads(key)
+    fill = _pile_fill(str(tile.get("pile") or "basic"))
+    image, draw = theme.new_canvas(width, height)
+    draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=fill, outline=shade(fill, 0.45), width=2)
+    pad = 7
+    band = 24
+    band_fill = shade(fill, 0.3)
+    draw.rounded_rectangle((0, 0, width - 1, band), radius=7, fill=band_fill)
+    draw.rectangle((0, band - 7, width - 1, band), fill=band_fill)
+    star = bool(tile.get("star"))
+    room = width - 2 * pad - (24 if star else 0)
+    stamp_text(image, (pad, band / 2 + 1), theme.fit_lines(label, 15, room, 1)[0], 15, text_colour_on(band_fill), "lm")
+    if star:  # "for players used to the game"
+        _star(draw, (width - pad - 19, 2, width - pad + 1, band - 2), HIGHLIGHT)
+    y = band + 5
+    name = str(tile.get("name") or tile.get("tile") or "?")
+    size = 19
+    lines = theme.wrap_lines(name, size, width - 2 * pad, 2)
+    if lines is None:
+        size = 17
+        lines = theme.fit_lines(name, size, width - 2 * pad, 2)
+    for line in lines:
+        _bold(image, (pad, y), line, size, INK)
+        y += size + 3
+    y += 2
+    y += _cost_row(image, draw, tile.get("cost"), int(tile.get("spaces") or 0), pad, y, width - pad, INK) + 5
+    draw.line((pad, y - 2, width - pad, y - 2), fill=shade(fill, 0.3))
+    text_size, badge = 16, 19
+    room = max(1, (height - y - 4) // (text_size + 3))
+    timings = [str(t) for t in tile.get("timings") or []]
+    effects = _effect_lines(str(tile.get("text") or ""), timings)
+    _draw_effects(
+        image, draw, _wrap_effects(effects, text_size, width - 2 * pad - badge - 4, room), pad, y + 1, text_size, badge
+    )
+    return image
+
+
+def _star(draw: ImageDraw.ImageDraw, box: Box, colour: Colour) -> None:
+    x0, y0, x1, y1 = box
+    s = min(x1 - x0, y1 - y0)
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2 + s * 0.04
+    points = []
+    for i in range(10):
+        r = s * (0.52 if i % 2 == 0 else 0.22)
+        a = -math.pi / 2 + i * math.pi / 5
+        points.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    draw.polygon(points, fill=colour, outline=INK)
+
+
+REBUILD_TEXT = "Turn a face-down basic tile up and build it"
+
+
+def _basic_height(piles: Sequence[Mapping[str, Any]]) -> int:
+    """Taller cards when the view carries the basic tiles' effect texts."""
+    return BASIC_H if any(pile.get("text") for pile in piles if not pile.get("rebuild")) else BASIC_SHORT_H
+
+
+@lru_cache(maxsize=64)
+def _basic_card(key: str, width: int, height: int) -> Image.Image:
+    """A basic pile: name, cost, effect (if given); face up or face down (hatched); how many are left."""
+    pile = json.loads(key)
+    rebuild = bool(pile.get("rebuild"))
+    left = 1 if rebuild else int(pile.get("left") or 0)
+    up = bool(pile.get("up")) and left > 0
+    name = "Rebuild" if rebuild else str(pile.get("name") or pile.get("tile") or "?")
+    image, draw = theme.new_canvas(width, height)
+    draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
+    pad = 7
+    if left <= 0:
+        _dashed_rect(draw, (1, 1, width - 2, height - 2), MUTED, 7)
+        _bold(image, (pad, 7), theme.fit_lines(name, 18, width - 2 * pad, 1)[0], 18, MUTED)
+        stamp_text(image, (width / 2, height / 2 + 12), "none left", 18, MUTED, "mm")
+        return image
+    fill = _pile_fill("basic") if up else (110, 110, 110)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=fill, outline=shade(fill, 0.45), width=2)
+    if not up:  # a hatched back: face down
+        for k in range(-height, width, 14):
+            draw.line((k, height, k + height, 0), fill=(128, 128, 128), width=4)
+        draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, outline=shade(fill, 0.45), width=2)
+    fg = text_colour_on(fill)
+    _bold(image, (pad, 6), theme.fit_lines(name, 18, width - 2 * pad, 1)[0], 18, fg)
+    spaces = None if rebuild or pile.get("spaces") is None else int(pile.get("spaces") or 0)
+    _cost_row(image, draw, pile.get("cost"), spaces, pad, 31, width - pad, fg)
+    room = (height - 30 - 58) // 17
+    if up and room > 0:
+        text = REBUILD_TEXT if rebuild else str(pile.get("text") or "")
+        timings = [] if rebuild else [str(t) for t in pile.get("timings") or []]
+        lines = _wrap_effects(_effect_lines(text, timings), 14, width - 2 * pad - 20, min(3, room))
+        _draw_effects(image, draw, lines, pad, 57, 14, 16)
+    strip = WHITE if up else (60, 60, 60)
+    draw.rounded_rectangle((3, height - 27, width - 4, height - 4), radius=5, fill=strip)
+    fg = text_colour_on(strip)
+    stamp_text(image, (pad + 1, height - 15), "FACE UP" if up else "FACE DOWN", 14, fg, "lm")
+    if not rebuild:
+        _bold(image, (width - pad - 1, height - 15), f"{left} left", 15, fg, "rm")
+    return image
+
+
+# --------------------------------------------------------------------------------------------
+# Legend
+
+
+@lru_cache(maxsize=2)
+def _legend() -> Image.Image:
+    """What each piece shape and letter, each timing badge and the track marks mean."""
+    width, height = LEGEND_W, CARD_H
+    image, draw = theme.new_canvas(width, height)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=WHITE, outline=GRID)
+    size = 16
+    for index, res in enumerate(RESOURCES):
+        y = 8 + index * 26
+        _piece(image, res, 8, y, 23)
+        stamp_text(image, (37, y + 12), RESOURCE_LEGEND[res], size, INK, "lm")
+    x = 168
+    for index, (timing, (_, label, _)) in enumerate(TIMINGS.items()):
+        y = 8 + index * 26
+        _badge(image, draw, timing, (x, y + 1), 21)
+        stamp_text(image, (x + 28, y + 12), label, size, INK, "lm")
+    y = 8 + 5 * 26 + 2
+    sample = 24
+    ground = Image.new("RGB", (sample * 2, sample), _colour("ground"))
+    gdraw = ImageDraw.Draw(ground)
+    _track(gdraw, sample, ["E", "W"], "----", 0, 0)
+    fill = _pile_fill("B")
+    gdraw.rectangle((sample, 0, 2 * sample - 1, sample - 1), fill=fill, outline=shade(fill, 0.4))
+    _spoke(gdraw, sample, "W", sample, 0, _colour("track"), tint(_colour("track"), 0.45), False, length=7)
+    image.paste(ground, (8, y))
+    stamp_text(image, (8 + 2 * sample + 6, y + sample / 2), "joined", size, INK, "lm")
+    return image
