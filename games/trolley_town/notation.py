@@ -109,7 +109,12 @@ VERBS: tuple[Verb, ...] = (
         (Slot("switch", "choice", "Type off", label="off"),),
     ),
     Verb("pass", "Construction: pass for the rest of this round", ends_turn=True, skip=True),
-    Verb("done", "Finished transporting (processing follows) or, in round 4, finished for good", ends_turn=True, skip=True),
+    Verb(
+        "done",
+        "Finished transporting (processing follows) or, in round 4, finished for good",
+        ends_turn=True,
+        skip=True,
+    ),
 )
 VERB_NAMES = tuple(verb.name for verb in VERBS)
 USAGE = usage_lines(GROUP, VERBS)
