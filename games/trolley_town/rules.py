@@ -557,10 +557,10 @@ def _place(town: dict[str, Any], key: str, cell: dict[str, Any]) -> None:
 
 def _apply_build(state: State, seat: int, move: Move, events: list[Event]) -> None:
     _construction_only(state, "build")
-    slug = move.get("tile")
+    slug = str(move.get("tile"))
     rebuild = bool(move.get("rebuild"))
     targets = {(s, r): place for s, place, r in _build_targets(state)}
-    place = targets.get((slug, rebuild)) if isinstance(slug, str) else None
+    place = targets.get((slug, rebuild))
     if place is None:
         offered = sorted({s for s, _ in targets})
         if (slug, not rebuild) in targets:
