@@ -16,7 +16,6 @@ glyph masks; and the PNG palette is taken from a sample of the pixels (see ``enc
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import math
@@ -27,6 +26,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from games.trolley_town import MANIFEST
 from rendering import theme
 from rendering.theme import (
     BACKGROUND,
@@ -50,21 +50,8 @@ Tag = tuple[str, Colour, Colour]
 
 # The game's colours by name. The manifest (games.trolley_town.MANIFEST.palette) owns them once it
 # exists; until then, and for any key it lacks, these are used.
-PALETTE: dict[str, Colour] = {
-    "accent": (170, 85, 40),  # trolley rust: the standings chart, the round marker
-    "resource-wood": (0, 135, 85),
-    "resource-stone": (150, 150, 150),
-    "resource-wheat": (240, 200, 60),
-    "resource-coal": (35, 35, 35),
-    "resource-sheep": (252, 252, 252),
-    "pile-start": (206, 230, 196),
-    "pile-basic": (222, 222, 222),
-    "pile-A": (250, 214, 160),
-    "pile-B": (190, 218, 244),
-    "pile-V": (228, 200, 232),
-    "track": (84, 62, 46),
-    "ground": (236, 228, 206),
-}
+# The game's colours live in its manifest (one package declares its own look).
+PALETTE: dict[str, Colour] = {key: (int(c[0]), int(c[1]), int(c[2])) for key, c in MANIFEST.palette.items()}
 
 RESOURCES = ("wood", "stone", "wheat", "coal", "sheep")
 # A fixed letter and shape per resource: colour is never the only cue.
@@ -134,26 +121,17 @@ SMALL_GRID_HEIGHT = 260
 # Colours
 
 
-@lru_cache(maxsize=1)
 def colours() -> dict[str, Colour]:
-    """PALETTE overlaid with the manifest's palette, when the game package is importable."""
-    merged = dict(PALETTE)
-    try:
-        manifest = importlib.import_module("games.trolley_town").MANIFEST
-    except (ImportError, AttributeError):
-        return merged
-    for key, value in dict(getattr(manifest, "palette", None) or {}).items():
-        if isinstance(value, Sequence) and len(value) == 3:
-            merged[str(key)] = (int(value[0]), int(value[1]), int(value[2]))
-    return merged
+    """The manifest's palette (kept as a function: tests and callers read it through here)."""
+    return PALETTE
 
 
 def _colour(key: str) -> Colour:
-    return colours().get(key) or PALETTE.get(key) or (200, 200, 200)
+    return PALETTE.get(key) or (200, 200, 200)
 
 
 def _pile_fill(pile: str) -> Colour:
-    return _colour(f"pile-{pile}") if f"pile-{pile}" in colours() else _colour("pile-basic")
+    return _colour(f"pile-{pile}") if f"pile-{pile}" in PALETTE else _colour("pile-basic")
 
 
 # --------------------------------------------------------------------------------------------
@@ -392,7 +370,7 @@ def _draw_header(
         stamp_text(image, (bx + box / 2, y + 9 + box / 2), str(r), 19, text_colour_on(fill), "mm")
     for i, line in enumerate(lines):
         stamp_text(image, (x + 12, y + 50 + 25 * i), line, 20, INK)
-    ranks = _ranks(towns) if finished else {}
+    ranks = _ranks(towns) if finished and len(towns) > 1 else {}  # solo: the title says it
     chip_w = (width - 12 - 8 * (columns - 1)) // columns
     for index, town in enumerate(towns):
         seat = _seat(town, index)
@@ -1470,7 +1448,7 @@ def _star(draw: ImageDraw.ImageDraw, box: Box, colour: Colour) -> None:
     draw.polygon(points, fill=colour, outline=INK)
 
 
-REBUILD_TEXT = "Turn a face-down basic tile up and build it"
+REBUILD_TEXT = "Build a face-down basic tile"
 
 
 def _basic_height(piles: Sequence[Mapping[str, Any]]) -> int:

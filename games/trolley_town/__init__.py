@@ -51,7 +51,19 @@ GAME = GameSpec(
 
 # Colours (RGB) read by rendering/trolley_town.py; "accent" colours the standings chart.
 PALETTE: dict[str, tuple[int, int, int]] = {
-    "accent": (213, 94, 0),
+    "accent": (170, 85, 40),  # trolley rust: the standings chart, the round marker
+    "resource-wood": (0, 135, 85),
+    "resource-stone": (150, 150, 150),
+    "resource-wheat": (240, 200, 60),
+    "resource-coal": (35, 35, 35),
+    "resource-sheep": (252, 252, 252),
+    "pile-start": (206, 230, 196),
+    "pile-basic": (222, 222, 222),
+    "pile-A": (250, 214, 160),
+    "pile-B": (190, 218, 244),
+    "pile-V": (228, 200, 232),
+    "track": (84, 62, 46),
+    "ground": (236, 228, 206),
 }
 
 MANIFEST = GameManifest(

@@ -113,15 +113,7 @@ def view(state: State, viewer: int | None) -> View:
         "towns": towns,
         "market": {
             "basic": [
-                {
-                    "tile": pile["tile"],
-                    "name": TILES[pile["tile"]].name,
-                    "abbrev": TILES[pile["tile"]].abbrev,
-                    "cost": dict(TILES[pile["tile"]].cost),
-                    "left": pile["left"],
-                    "up": pile["up"],
-                }
-                for pile in m["basic"]
+                {**(tile_card(pile["tile"]) or {}), "left": pile["left"], "up": pile["up"]} for pile in m["basic"]
             ],
             "rebuild": {"up": m["rebuild"]["up"], "cost": dict(TILES["rebuild"].cost)} if m.get("rebuild") else None,
             "v": [{"top": tile_card(pile[0] if pile else None), "left": len(pile)} for pile in m["v"]],

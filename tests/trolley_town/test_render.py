@@ -498,6 +498,15 @@ def test_long_texts_are_fitted_not_grown() -> None:
 # --- The real engine --------------------------------------------------------------------------
 
 
+def test_the_platform_finds_this_renderer_through_the_manifest() -> None:
+    import rendering
+
+    assert rendering.renderer_for("trolley-town") is trolley_town
+    view = sample_view(2, cells=6, seed=14)
+    assert rendering.render(view) == render_board(view)
+    assert rendering.render(view, 1) == render_board(view, 1)
+
+
 def test_colours_follow_the_manifest_palette() -> None:
     from games.trolley_town import MANIFEST
 
