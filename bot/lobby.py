@@ -115,6 +115,15 @@ async def start(ctx: Ctx) -> Reply | Change:
     count = len(game.seats)
     if not game.spec.min_players <= count <= game.spec.max_players:
         return game.refuse(R.BAD_COMMAND, f"{game.spec.name} needs {player_range(game.spec)}; {count} joined.")
+    if count == 1 and not ctx.args:
+        # One seat is a solo game: easy to start by mistake before the others have joined.
+        return Reply(
+            private=f"Start solo {game.spec.name}? Nobody else has joined yet "
+            f"({game.spec.name} is {player_range(game.spec)}). `/game start solo` starts it alone.",
+            buttons=[("Start solo", "/game start solo"), ("Wait for players", "/game status")],
+            game_id=game.row.id,
+            version=game.row.version,
+        )
     seed, salt = ctx.seed_source(), new_salt()
     try:
         state = game.spec.setup(game.names, game.row.options, seed)
