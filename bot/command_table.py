@@ -176,7 +176,9 @@ def abort_answer(words: list[str], ctx: Ctx) -> bool:
 
 def help_words(words: list[str], ctx: Ctx) -> None:
     if words:
-        raise Refusal(R.BAD_COMMAND, "`/game help` takes no words; rules topics are under `/game rules <game> <topic>`.")
+        raise Refusal(
+            R.BAD_COMMAND, "`/game help` takes no words; rules topics are under `/game rules <game> <topic>`."
+        )
 
 
 # Everyone's commands, under /game.
@@ -244,7 +246,8 @@ def permission_refusal(command: GameCommand, ctx: Ctx) -> Reply | None:
     actor = ctx.actor
     if command.permission == "moderator" and not actor.is_moderator:
         return Reply.refuse(
-            R.FORBIDDEN, f"Only moderators (Manage Channels or the moderator role) can use /{command.group} {command.name}."
+            R.FORBIDDEN,
+            f"Only moderators (Manage Channels or the moderator role) can use /{command.group} {command.name}.",
         )
     game = ctx.table
     if game is None or actor.is_moderator:

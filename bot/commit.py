@@ -89,7 +89,17 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
         planned = replace(game.row, status=status_word or game.row.status, paused=paused, version=game.row.version + 1)
         add += plan_turn_timers(game, planned, after, now)
     return Outcome(
-        state, status_word, moves, public, private, pings, post_board or change.post_board, finished, cancel, add, banner
+        state,
+        status_word,
+        moves,
+        public,
+        private,
+        pings,
+        post_board or change.post_board,
+        finished,
+        cancel,
+        add,
+        banner,
     )
 
 

@@ -28,7 +28,7 @@ from bot.moves import move
 from bot.names import clean_display_name
 from bot.reminders import fire, plan_turn_timers
 from bot.replies import Actor, ImageOut, Reply
-from bot.table import labelled_moves
+from bot.table import labelled_moves, summary_of
 from games.base import GameSpec, IllegalMove
 from games.notation import suggest
 from storage import Announcement, GameRow, OutboxRow, StaleVersion, Store, TableRow
@@ -297,7 +297,7 @@ class Conductor:
         assert state is not None
         view = game.spec.view(state, None)
         standings = game.spec.standings(state)
-        summary = game.spec.status(state).summary
+        summary = summary_of(game)
         images = [
             ImageOut(
                 f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",

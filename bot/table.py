@@ -7,14 +7,13 @@ from dataclasses import replace
 import games
 from bot import replies as R
 from bot.host import Change, Ctx, Table, player_range, render_aborted, render_board, scores_line
-from bot.replay import HOST_LEVEL, KICK, RESIGN, apply_text, rebuild
+from bot.names import shown
+from bot.replay import HOST_LEVEL, RESIGN, apply_text, rebuild
 from bot.replies import ImageOut, Reply
 from bot.transcript_format import export
 from games.base import GameSpec, IllegalMove, State
-from bot.names import shown
 from games.notation import suggest
 from storage import MoveRecord, MoveRow
-
 
 ENDED = "ended"  # game note: how a game ended when the game's own summary would say it wrongly
 

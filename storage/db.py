@@ -592,9 +592,9 @@ class Store:
     ) -> tuple[GameRow, int | None]:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
-        State, status, seats, appended moves, reverted moves, the game's timers and the
-        change's announcement (the outbox) and its notes (None deletes one) change together or not at all. Returns the new row
-        (built here, not read back) and the outbox id; raises StaleVersion when another writer
+        State, status, seats, appended moves, reverted moves, the game's timers, the change's
+        announcement (the outbox) and its notes (None deletes one) change together or not at all.
+        Returns the new row (built here, not read back) and the outbox id; raises StaleVersion when another writer
         got there first.
         """
         now = self._clock()

@@ -16,8 +16,8 @@ from dataclasses import replace
 from games.base import MOVE_KEY, IllegalMove, Move
 from games.notation import expect_word, suggest, tokens
 from games.schema import Slot, Verb, usage_lines
-from games.trains.content import CARDS
 from games.trains.board import PLACE_WORDS
+from games.trains.content import CARDS
 from games.trains.effects import HEX_PATTERN, normalize
 
 # ``/trains play all-trains``: every train card in hand that needs no choices, in one move.

@@ -26,7 +26,7 @@ def test_command_tree_is_within_discord_limits() -> None:
     payload = tree_payload()
     assert command_problems(payload) == []
     names = {c["name"] for c in payload}
-    assert names == {"game", *(spec.command_group for spec in playable_games())}
+    assert names == {"game", "mod", "owner", *(spec.command_group for spec in playable_games())}
 
 
 def test_limits_checker_catches_violations() -> None:
@@ -38,8 +38,19 @@ def test_limits_checker_catches_violations() -> None:
             "options": [{"type": 3, "name": f"o{i}", "description": "d", "required": i == 3} for i in range(26)],
         }
     ]
+    bad[0]["dm_permission"] = False
+    bad[0]["options"][0]["description"] = "…"
+    bad[0]["options"][1]["choices"] = [{"name": "on", "value": "on"}, {"name": "off", "value": "off"}]
     problems = " ".join(command_problems(bad))
-    for expected in ("bad name", "description must be", "26 options", "required option after an optional"):
+    for expected in (
+        "bad name",
+        "description must be",
+        "26 options",
+        "required option after an optional",
+        "dm_permission is deprecated",
+        "placeholder description",
+        "must be a boolean",
+    ):
         assert expected in problems
     rows = [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"{i}" * 101} for i in range(6)]}
