@@ -200,8 +200,11 @@ def _run(settings: Settings, moderators: set[str]) -> int:
         )
         return asyncio.run(_console(settings, moderators))
     if moderators:
-        print("--moderator only applies to the console; in Discord, moderators have Manage Channels or the mod role.")
-    opened(settings)
+        print(
+            "--moderator only applies to the console; in Discord, moderators have Manage Channels or the mod role.",
+            file=sys.stderr,
+        )
+    # The bot logs the database it opened ("database ...; commands: ...") once it has started.
     asyncio.run(_probe(settings.database_path))  # a bad database fails here, before connecting to Discord
     return discord_app.run_bot(settings)
 

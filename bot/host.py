@@ -3,13 +3,23 @@
 The host core is small modules around one entry point (``bot/core.py`` ``Conductor``):
 
     core.py           Conductor: parse the command, lock the channel, read once, run, commit once
-    command_table.py  one entry per /game verb: permission, typed arguments, handler
-    commit.py         the one path from a Change to a Reply: bots move, describe, ping, plan timers
-    lobby.py          /game new, join, leave, addbot, start, list, mygames, pings, config
-    table.py          /game status, board, hand, history, rules, export, resign, undo, rollback
-    moderation.py     /game abort, kick, substitute, skip, replacebot, pause
+    command_table.py  one entry per /game verb (everyone) and /mod verb (moderators): permission,
+                      typed arguments, handler; the old /game texts of moderator verbs are aliases
+    commit.py         the one path from a Change to a Reply: bots move (one line per bot turn),
+                      describe, ping, plan timers
+    lobby.py          /game new, join, leave, addbot, start (solo asks first), list, mygames, pings;
+                      /mod config
+    table.py          /game help, status, board, hand, history, rules, export, resign (asks first),
+                      undo; /mod rollback
+    moderation.py     /game abort (host, or every player agreeing); /mod abort, kick, substitute,
+                      skip (the game's declared skip move), replacebot, pause
     moves.py          a game move (/tt place B2), and the late no-op after the end
     reminders.py      reminder, deadline and lobby-expiry timers
+
+Names: the game state keeps the names it was set up with; ``Table.spec`` shows the seat holders'
+names instead (``shown_names``), so a substitute is seen everywhere without touching the state.
+Game notes (``Table.notes``, ``Change.notes``) keep small host facts beside the state: who held a seat
+before a substitute, the players agreeing to abort, who aborted, how a solo resignation ended.
 
 Handlers read what they need from ``Ctx`` and return either a ``Reply`` (a refusal or something
 to look at) or a ``Change``, which ``Conductor`` writes in one transaction and then announces.

@@ -62,7 +62,7 @@ async def join(ctx: Ctx) -> Reply | Change:
     if game.row.status != "lobby":
         return game.refuse(
             R.BAD_COMMAND,
-            "This game has already started; you can watch it or ask a moderator to `/game substitute` you in.",
+            "This game has already started; you can watch it or ask a moderator to `/mod substitute` you in.",
         )
     if game.seat_of(actor.user_id) is not None:
         return game.refuse(R.BAD_COMMAND, "You have already joined this game.")

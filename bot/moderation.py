@@ -169,7 +169,7 @@ def skip_turn(game: Table, seat: int, user_id: str, by: str) -> Reply | Change:
         if move is None:
             if moves:
                 break
-            return game.refuse(R.ILLEGAL, f"{spec.name} declares no skip move for this moment; try `/mod replacebot`.")
+            return game.refuse(R.ILLEGAL, f"{game.names[seat]} has no move to skip right now.")
         result = play_move(replace_state(game, state), seat, user_id, move)
         if isinstance(result, Reply):
             if moves:
@@ -206,7 +206,8 @@ def replace_state(game: Table, state: dict[str, Any]) -> Table:
 
 def skip_move(game: Table, state: dict[str, Any], seat: int) -> Move | None:
     """The game's declared skip: its ``skip_move``, else its legal move of the verb declared ``skip``,
-    else of a verb declared ``ends_turn``. Never the bot's strategy: None when the game declares nothing."""
+    else of a verb declared ``ends_turn``, else (a game that declares nothing) its first legal move in
+    the game's own order. Never the bot's strategy. None when the seat has no legal move."""
     spec = game.spec
     if spec.skip_move is not None:
         return spec.skip_move(state, seat)
@@ -215,7 +216,7 @@ def skip_move(game: Table, state: dict[str, Any], seat: int) -> Move | None:
         found = next((m for m in legal if m.get(MOVE_KEY) in wanted), None)
         if found is not None:
             return found
-    return None
+    return legal[0] if legal else None
 
 
 async def replacebot(ctx: Ctx) -> Reply | Change:

@@ -42,7 +42,7 @@ def move(ctx: Ctx, spec: GameSpec, text: str) -> Reply | Change:
     if game.row.status == "finished":
         return after_the_end(game, seat, parsed)
     if game.row.paused:
-        return game.refuse(R.PAUSED, "A moderator paused this game; moves wait until `/game pause off`.")
+        return game.refuse(R.PAUSED, "A moderator paused this game; moves wait until `/mod pause off`.")
     return play_move(game, seat, ctx.actor.user_id, parsed)
 
 

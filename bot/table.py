@@ -357,7 +357,7 @@ async def rollback(ctx: Ctx) -> Reply | Change:
     if keep is None or keep > len(moves):
         return game.refuse(
             R.BAD_COMMAND,
-            f"Use `/game rollback <move number>` with 0..{len(moves)} (the game is "
+            f"Use `/mod rollback <move number>` with 0..{len(moves)} (the game is "
             "re-played up to and including that move).",
         )
     assert game.row.seed is not None

@@ -142,7 +142,7 @@ class GameSpec:
     # Optional: the game's declared skip move, what a moderator's /mod skip plays for ``seat``
     # (never a strategic move: ending the turn, the least harmful placement). The host repeats it
     # until the seat's turn or phase is over. Without it the host plays the seat's legal move of
-    # the verb declared ``skip``, else of a verb declared ``ends_turn``; else the game has no skip.
+    # the verb declared ``skip``, else of a verb declared ``ends_turn``, else its first legal move.
     skip_move: Callable[[State, int], Move] | None = None
     # Optional: a moderator's /mod kick of ``seat`` (the state records "kicked by a moderator" and
     # the game's data decides what the seat's pieces do; see its rules decisions). Logged as

@@ -327,6 +327,6 @@ async def test_trains_hexes_accept_city_names(host: Conductor, store: Store) -> 
     placed = await say(host, ANN, "/trains start shinjuku")
     assert placed.ok and "H6" in placed.public
     wrong = await say(host, BOB, "/trains start umeda")  # a city of the Osaka map
-    assert wrong.error and "no \"umeda\" on the Tokyo map" in wrong.private
+    assert wrong.error and 'no "umeda" on the Tokyo map' in wrong.private
     labels = dict(await host.labelled_commands(GUILD, CHANNEL, BOB.user_id))
     assert any("Shibuya" in label for label in labels.values())

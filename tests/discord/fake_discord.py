@@ -524,7 +524,11 @@ class FakeDiscord:
         seen = []
         for command in self.commands.get(str(self.GUILD), []) + self.commands.get("global", []):
             wanted = command.get("default_member_permissions")
-            if wanted is None or permissions == ALL_PERMISSIONS or (int(wanted) and permissions & int(wanted) == int(wanted)):
+            if (
+                wanted is None
+                or permissions == ALL_PERMISSIONS
+                or (int(wanted) and permissions & int(wanted) == int(wanted))
+            ):
                 seen.append(command["name"])
         return seen
 

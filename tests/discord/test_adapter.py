@@ -33,7 +33,7 @@ async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple
     await fake.start()
     process = BotProcess(fake, Path(tmp_path_factory.mktemp("adapter")))
     code, out = await process.cli("sync", "--guild", str(fake.GUILD))
-    assert code == 0 and "Registered 3 commands" in out, out
+    assert code == 0 and re.search(r"Registered \d+ commands", out), out
     await process.start()
     yield fake, process
     await process.stop()
