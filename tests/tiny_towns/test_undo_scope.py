@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.options import parse_options
-from games.tiny_towns import GAME, ai
+from games.tiny_towns import GAME
 from tests.tiny_towns.helpers import game, play, play_all, with_town
 
 # Each town holds a wood on A1, so placing a stone beside it makes a Well possible: nobody is made
