@@ -330,3 +330,22 @@ async def test_trains_hexes_accept_city_names(host: Conductor, store: Store) -> 
     assert wrong.error and 'no "umeda" on the Tokyo map' in wrong.private
     labels = dict(await host.labelled_commands(GUILD, CHANNEL, BOB.user_id))
     assert any("Shibuya" in label for label in labels.values())
+
+
+async def test_kick_and_skip_work_for_every_registered_game(store: Store) -> None:
+    """Generic host paths: a game without a ``kick`` declaration is kicked through its resign (and its
+    own "resigned" line is not shown); skip never needs more than one command."""
+    for number, manifest in enumerate(games.manifests()):
+        spec = manifest.spec
+        if spec.max_players < 2:
+            continue
+        host = Conductor(store, render_images=False, seed_source=lambda: 7)
+        channel = f"every-{number}"
+        for actor, text in [(ANN, f"/game new {spec.slug}"), (BOB, "/game join"), (ANN, "/game start")]:
+            assert (await say(host, actor, text, channel=channel)).ok, (spec.slug, text)
+        skipped = await say(host, MOD, "/mod skip", channel=channel)
+        assert skipped.ok and "skipped" in skipped.public, (spec.slug, skipped.private)
+        kicked = await say(host, MOD, "/mod kick bob", channel=channel)
+        assert kicked.ok and "kicked by a moderator" in kicked.public, spec.slug
+        assert "resign" not in kicked.public.lower(), (spec.slug, kicked.public)
+    assert {f.kind for f in await check_store(store)} == {"ok"}
