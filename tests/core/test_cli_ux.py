@@ -114,3 +114,25 @@ async def test_console_clean_out_removes_images_of_games_that_are_over(tmp_path:
         await store.close()
     done = conductor("console", "--clean-out", cwd=tmp_path, env={"DATABASE_PATH": str(tmp_path / "clean.db")})
     assert done.returncode == 0 and "Removed 0 images" in done.stdout
+
+
+async def test_transcripts_accept_the_mod_texts_and_the_old_game_ones() -> None:
+    from bot.transcript import parse_transcript, replay
+
+    text = "\n".join(
+        [
+            "game: tiny-towns",
+            "seed: 42",
+            "players: ann, bob",
+            "moderators: mod",
+            "options: buildings=first-game",
+            "ann: /tt announce wood",
+            "mod: /mod skip bob",
+            "mod: /game skip ann",
+            "!ann: /mod kick bob",
+            "mod: /mod kick bob",
+            "ann: /game resign confirm",
+        ]
+    )
+    result = await replay(parse_transcript(text))
+    assert result.status == "finished" and result.moves >= 4
