@@ -12,7 +12,7 @@ from pathlib import Path
 
 from bot import discord_app
 from bot.check import check_store
-from bot.console import run_console
+from bot.console import clean_out, run_console
 from bot.core import Conductor
 from bot.settings import Settings, load_settings
 from bot.transcript import TranscriptError, load, replay, verify
@@ -22,16 +22,31 @@ from storage import Store, StoreError
 EXIT_BAD_DATABASE = 2
 
 
+def moderator_names(values: list[str]) -> set[str]:
+    """``--moderator ann,bob --moderator cat`` -> {ann, bob, cat}."""
+    return {name.strip() for value in values for name in value.split(",") if name.strip()}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="conductor", description="Tabletop Conductor: board games on Discord.")
+    parser.add_argument(
+        "--env-file",
+        default=None,
+        help="the settings file (or its folder); default: $CONDUCTOR_HOME/.env, else ./.env",
+    )
     sub = parser.add_subparsers(dest="verb")
-    sub.add_parser("run", help="start the bot (no DISCORD_TOKEN: open the local console)")
+    moderators = {"action": "append", "default": [], "help": "names that act as moderators (ann,bob or repeated)"}
+    run = sub.add_parser("run", help="start the bot (no DISCORD_TOKEN: open the local console)")
+    run.add_argument("--moderator", **moderators)  # type: ignore[arg-type]
     console = sub.add_parser("console", help="play in the terminal, no Discord needed")
-    console.add_argument("--moderator", action="append", default=[], help="names that act as moderators")
+    console.add_argument("--moderator", **moderators)  # type: ignore[arg-type]
+    console.add_argument(
+        "--clean-out", action="store_true", help="delete ./out/ images of finished or aborted games, then exit"
+    )
     replay = sub.add_parser("replay", help="replay a .transcript file and print the standings")
     replay.add_argument("file")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
-    replay.add_argument("--render", action="store_true", help="also render every board (slower)")
+    replay.add_argument("--render", metavar="DIR", default=None, help="also write every board image to DIR")
     verify = sub.add_parser(
         "verify", help="check a finished game's export: its seed matches the commitment posted at the start"
     )
@@ -40,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     sync = sub.add_parser("sync", help="register slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None, help="register to one guild (instant) instead of globally")
     args = parser.parse_args(argv)
-    settings = load_settings()
+    settings = load_settings(args.env_file)
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     verb = args.verb or "run"
     try:
@@ -51,23 +66,57 @@ def main(argv: list[str] | None = None) -> int:
         if verb == "check":
             return asyncio.run(_check(settings))
         if verb == "console":
-            return asyncio.run(_console(settings, set(args.moderator)))
+            if args.clean_out:
+                return asyncio.run(_clean_out(settings))
+            return asyncio.run(_console(settings, moderator_names(args.moderator)))
         if verb == "sync":
             return _sync(settings, args.guild)
-        return _run(settings)
+        return _run(settings, moderator_names(getattr(args, "moderator", [])))
     except StoreError as exc:
         print(f"conductor {verb}: {exc}", file=sys.stderr)
         return EXIT_BAD_DATABASE
 
 
-async def _replay(path: str, as_json: bool, render: bool) -> int:
+def opened(settings: Settings) -> None:
+    """Every command that opens the database says which file (and which settings file) it used."""
+    where = settings.database_path
+    shown = where if where == ":memory:" else str(Path(where).expanduser().resolve())
+    source = f" (settings from {settings.env_file})" if settings.env_file else ""
+    print(f"Database: {shown}{source}")
+
+
+def file_problem(path: str) -> str | None:
+    """A one-line reason when ``path`` cannot be read as a file."""
+    target = Path(path)
+    if not target.exists():
+        return "no such file"
+    if target.is_dir():
+        return "is a folder, not a transcript file"
+    return None
+
+
+async def _replay(path: str, as_json: bool, render: str | None) -> int:
+    problem = file_problem(path)
+    images: list[tuple[str, bytes]] = []
     try:
-        result = await replay(load(path), render_images=render)
+        if problem is not None:
+            raise OSError(problem)
+        result = await replay(
+            load(path),
+            render_images=render is not None,
+            on_reply=lambda r: images.extend((i.filename, i.data) for i in r.images),
+        )
     except (TranscriptError, OSError) as exc:
+        reason = problem or (exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc))
         if as_json:
-            print(json.dumps({"error": str(exc)}))
-        print(f"{path}: {exc}", file=sys.stderr)
+            print(json.dumps({"error": reason}))
+        print(f"{path}: {reason}", file=sys.stderr)
         return 1
+    if render is not None:
+        folder = Path(render)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, data in images:
+            (folder / name).write_bytes(data)
     if as_json:
         print(json.dumps(result.as_json()))
     else:
@@ -75,6 +124,8 @@ async def _replay(path: str, as_json: bool, render: bool) -> int:
         for s in result.standings:
             parts = ", ".join(f"{label} {points}" for label, points in s.get("breakdown", {}).items())
             print(f"{s['rank']}. {s['player']} {s['score']}" + (f" ({parts})" if parts else ""))
+        if render is not None:
+            print(f"{len(images)} images written to {render}")
     return 0
 
 
@@ -82,10 +133,14 @@ async def _verify(path: str) -> int:
     """The seed and salt revealed at the end hash to the commitment posted at the start, and the moves
     replay to the stated standings."""
     try:
+        problem = file_problem(path)
+        if problem is not None:
+            raise OSError(problem)
         transcript = load(path)
         result = await verify(transcript)
     except (TranscriptError, OSError) as exc:
-        print(f"{path}: NOT verified: {exc}", file=sys.stderr)
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        print(f"{path}: NOT verified: {reason}", file=sys.stderr)
         return 1
     print(f"{path}: verified. The seed {transcript.seed} and salt match the commitment {transcript.commitment};")
     print(f"{result.moves} moves replay to: " + ", ".join(f"{s['player']} {s['score']}" for s in result.standings))
@@ -93,6 +148,15 @@ async def _verify(path: str) -> int:
 
 
 async def _check(settings: Settings) -> int:
+    where = settings.database_path
+    if where != ":memory:" and not Path(where).expanduser().exists():
+        # Opening would create an empty database: there is nothing to check, say so.
+        print(
+            f"conductor check: cannot open the database {where}: there is no such file (check never creates one)",
+            file=sys.stderr,
+        )
+        return EXIT_BAD_DATABASE
+    opened(settings)
     store = await Store.open(settings.database_path)
     try:
         findings = await check_store(store)
@@ -107,7 +171,19 @@ async def _check(settings: Settings) -> int:
     return 1 if bad else 0
 
 
+async def _clean_out(settings: Settings, out_dir: Path = Path("out")) -> int:
+    opened(settings)
+    store = await Store.open(settings.database_path)
+    try:
+        removed = await clean_out(store, out_dir)
+    finally:
+        await store.close()
+    print(f"Removed {len(removed)} images of finished or aborted games from {out_dir}/.")
+    return 0
+
+
 async def _console(settings: Settings, moderators: set[str]) -> int:
+    opened(settings)
     store = await Store.open(settings.database_path)
     try:
         await run_console(Conductor(store), moderators, out_dir=Path("out"))
@@ -116,13 +192,19 @@ async def _console(settings: Settings, moderators: set[str]) -> int:
     return 0
 
 
-def _run(settings: Settings) -> int:
+def _run(settings: Settings, moderators: set[str]) -> int:
     if not settings.discord_token:
         print(
-            "No DISCORD_TOKEN in .env or the environment: opening the local console instead "
-            f"(database {settings.database_path}). Put a bot token in .env to connect to Discord."
+            "No DISCORD_TOKEN in .env or the environment: opening the local console instead. "
+            "Put a bot token in .env to connect to Discord."
         )
-        return asyncio.run(_console(settings, set()))
+        return asyncio.run(_console(settings, moderators))
+    if moderators:
+        print(
+            "--moderator only applies to the console; in Discord, moderators have Manage Channels or the mod role.",
+            file=sys.stderr,
+        )
+    # The bot logs the database it opened ("database ...; commands: ...") once it has started.
     asyncio.run(_probe(settings.database_path))  # a bad database fails here, before connecting to Discord
     return discord_app.run_bot(settings)
 

@@ -92,7 +92,7 @@ def move_number(words: list[str], ctx: Ctx) -> int | None:
     allowed range (and refuses numbers past the end)."""
     if not words:
         return None
-    return whole_number(words[0], "A move number", "Use `/game rollback <move number>`, e.g. `/game rollback 12`.")
+    return whole_number(words[0], "A move number", "Use `/mod rollback <move number>`, e.g. `/mod rollback 12`.")
 
 
 def bot_level(words: list[str], ctx: Ctx) -> int:
@@ -101,16 +101,6 @@ def bot_level(words: list[str], ctx: Ctx) -> int:
     if words[0] not in BOT_LEVELS:
         raise Refusal(R.BAD_COMMAND, f'Bot level is 0 (random) or 1 (normal), not "{shown(words[0])}".')
     return int(words[0])
-
-
-def no_start_options(words: list[str], ctx: Ctx) -> None:
-    """Nobody picks the seed: the server draws it and commits to it publicly (bot/fairness.py)."""
-    if words:
-        raise Refusal(
-            R.BAD_COMMAND,
-            "`/game start` takes no options: the server draws the seed, posts a commitment to it, and reveals it "
-            "when the game ends.",
-        )
 
 
 def on_off(usage: str) -> ArgParser:
@@ -124,12 +114,12 @@ def on_off(usage: str) -> ArgParser:
 
 def pause_wanted(words: list[str], ctx: Ctx) -> bool:
     if len(words) > 1 or (words and words[0].lower() not in ("on", "off")):
-        raise Refusal(R.BAD_COMMAND, "Use `/game pause` to pause and `/game pause off` to resume.")
+        raise Refusal(R.BAD_COMMAND, "Use `/mod pause` to pause and `/mod pause off` to resume.")
     return not words or words[0].lower() == "on"
 
 
 def substitution(words: list[str], ctx: Ctx) -> tuple[int, str]:
-    usage = "Use `/game substitute <old player> <new player>`."
+    usage = "Use `/mod substitute <old player> <new player>`."
     if len(words) != 2:
         raise Refusal(R.BAD_COMMAND, usage)
     return _player(words[0], ctx), words[1]
@@ -139,7 +129,7 @@ def replacement(words: list[str], ctx: Ctx) -> tuple[int, int]:
     if ctx.game.row.status != "active":
         raise Refusal(R.NOT_STARTED, "Only a game in progress can get a bot player; in the lobby use `/game addbot`.")
     if not words or len(words) > 2:
-        raise Refusal(R.BAD_COMMAND, "Use `/game replacebot <player> [0|1]`.")
+        raise Refusal(R.BAD_COMMAND, "Use `/mod replacebot <player> [0|1]`.")
     return _player(words[0], ctx), bot_level(words[1:], ctx)
 
 
@@ -151,39 +141,104 @@ class GameCommand:
     handler: Handler
     args: ArgParser = no_args
     denied: str = ""  # the refusal when the permission check fails
+    group: str = "game"  # its slash group: /game (everyone) or /mod (moderators)
 
 
+def start_options(words: list[str], ctx: Ctx) -> bool:
+    """``/game start`` or ``/game start solo`` (True: start alone without asking). Nobody picks the
+    seed: the server draws it and commits to it publicly (bot/fairness.py)."""
+    if words == ["solo"]:
+        return True
+    if words:
+        raise Refusal(
+            R.BAD_COMMAND,
+            "`/game start` takes no options (`/game start solo` starts a one-player game without asking): the "
+            "server draws the seed, posts a commitment to it, and reveals it when the game ends.",
+        )
+    return False
+
+
+def confirm_word(usage: str) -> ArgParser:
+    def parse(words: list[str], ctx: Ctx) -> bool:
+        if words and words != ["confirm"]:
+            raise Refusal(R.BAD_COMMAND, usage)
+        return bool(words)
+
+    return parse
+
+
+def abort_answer(words: list[str], ctx: Ctx) -> bool:
+    """``/game abort`` (ask, or agree) or ``/game abort no`` (keep playing)."""
+    if len(words) > 1 or (words and words[0].lower() not in ("no", "yes")):
+        raise Refusal(R.BAD_COMMAND, "Use `/game abort` to ask or agree, `/game abort no` to keep playing.")
+    return not words or words[0].lower() == "yes"
+
+
+def help_words(words: list[str], ctx: Ctx) -> None:
+    if words:
+        raise Refusal(
+            R.BAD_COMMAND, "`/game help` takes no words; rules topics are under `/game rules <game> <topic>`."
+        )
+
+
+# Everyone's commands, under /game.
 COMMANDS: dict[str, GameCommand] = {
     c.name: c
     for c in (
+        GameCommand("help", "anyone", "latest", table.help_text, help_words),
         GameCommand("new", "anyone", "nothing", lobby.new, words),
         GameCommand("join", "anyone", "open", lobby.join),
         GameCommand("leave", "player", "open", lobby.leave, denied="You are not in this game."),
-        GameCommand(
-            "start", "host", "open", lobby.start, no_start_options, "Only the host ({host}) can start the game."
-        ),
+        GameCommand("start", "host", "open", lobby.start, start_options, "Only the host ({host}) can start the game."),
         GameCommand("status", "anyone", "latest", table.status),
         GameCommand("board", "anyone", "latest", table.board, board_focus),
         GameCommand("hand", "anyone", "latest", table.hand),
         GameCommand("history", "anyone", "latest", table.history, history_count),
         GameCommand("rules", "anyone", "latest", table.rules, words),
-        GameCommand("resign", "player", "open", table.resign),
-        GameCommand("abort", "anyone", "open", moderation.abort),
-        GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/game kick <player>`.")),
-        GameCommand("substitute", "moderator", "open", moderation.substitute, substitution),
+        GameCommand(
+            "resign",
+            "player",
+            "open",
+            table.resign,
+            confirm_word("Use `/game resign` (you are asked to confirm) or `/game resign confirm`."),
+        ),
+        GameCommand("abort", "anyone", "open", moderation.abort, abort_answer),
         GameCommand("undo", "anyone", "open", table.undo),
         GameCommand("export", "anyone", "latest", table.export_game),
         GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
-        GameCommand("skip", "moderator", "open", moderation.skip, optional_player_word),
-        GameCommand("rollback", "moderator", "open", table.rollback, move_number),
         GameCommand("list", "anyone", "nothing", lobby.list_games),
         GameCommand("mygames", "anyone", "nothing", lobby.mygames),
-        GameCommand("config", "moderator", "nothing", lobby.config, words),
         GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
-        GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement),
-        GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted),
     )
 }
+
+# Moderators' commands, under /mod (a top-level group, so Discord can hide it from members without
+# Manage Channels; the permission is still checked here for every call).
+MOD_COMMANDS: dict[str, GameCommand] = {
+    c.name: c
+    for c in (
+        GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/mod kick <player>`."), group="mod"),
+        GameCommand("substitute", "moderator", "open", moderation.substitute, substitution, group="mod"),
+        GameCommand("skip", "moderator", "open", moderation.skip, optional_player_word, group="mod"),
+        GameCommand("rollback", "moderator", "open", table.rollback, move_number, group="mod"),
+        GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement, group="mod"),
+        GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted, group="mod"),
+        GameCommand("abort", "moderator", "open", moderation.mod_abort, group="mod"),
+        GameCommand("config", "moderator", "nothing", lobby.config, words, group="mod"),
+    )
+}
+
+GROUPS: dict[str, dict[str, GameCommand]] = {"game": COMMANDS, "mod": MOD_COMMANDS}
+
+
+def find_command(group: str, verb: str) -> GameCommand | None:
+    """The command ``/group verb``. The moderator verbs that used to live under /game
+    (``/game kick bob``) are still accepted there, as aliases of ``/mod ...``, so older
+    transcripts and habits keep working; Discord only offers the /mod ones."""
+    found = GROUPS.get(group, {}).get(verb)
+    if found is None and group == "game" and verb in MOD_COMMANDS:
+        return MOD_COMMANDS[verb]
+    return found
 
 
 def permission_refusal(command: GameCommand, ctx: Ctx) -> Reply | None:
@@ -191,7 +246,8 @@ def permission_refusal(command: GameCommand, ctx: Ctx) -> Reply | None:
     actor = ctx.actor
     if command.permission == "moderator" and not actor.is_moderator:
         return Reply.refuse(
-            R.FORBIDDEN, f"Only moderators (Manage Channels or the moderator role) can use /game {command.name}."
+            R.FORBIDDEN,
+            f"Only moderators (Manage Channels or the moderator role) can use /{command.group} {command.name}.",
         )
     game = ctx.table
     if game is None or actor.is_moderator:

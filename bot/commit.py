@@ -30,6 +30,7 @@ class Outcome:
     finished: bool
     cancel_timers: tuple[str, ...] | Literal["all"] = ()
     add_timers: list[NewTimer] = field(default_factory=list)
+    banner: str = ""  # the last public line when it is the turn banner
 
 
 def settle(game: Table, change: Change, now: float) -> Outcome:
@@ -47,6 +48,7 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
         newly = set(change.newly) if change.newly is not None else newly_to_act(before, after)
         if row_status == "active" and not paused:
             bots = {s.seat: s for s in seats if s.kind == "bot"}
+            turn = BotTurn(batches)
             for _ in range(MAX_BOT_STEPS):
                 acting = [seat for seat in after.to_act if seat in bots]
                 if after.finished or not acting:
@@ -55,10 +57,11 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
                 move = spec.bot_move(current, seat, bots[seat].bot_level)
                 current, events = spec.apply(current, seat, move)
                 moves.append(MoveRecord(seat, bots[seat].user_id, spec.format(move), irreversible(events)))
-                batches.append((None, events))
+                turn.add(seat, bots[seat].display_name, events)
                 status = spec.status(current)
                 newly |= newly_to_act(after, status)
                 after = status
+            turn.flush()
             if len(moves) > len(change.moves):
                 state = current
     status_word = change.status
@@ -70,8 +73,10 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
     pings: list[str] = list(change.pings)
     cancel, add = change.cancel_timers, list(change.add_timers)
     finished = change.ends_game
+    banner = ""
     if change.continues and after is not None:
-        public = "\n".join(line for line in (public, f"**{after.summary}**") if line)
+        banner = f"**{after.summary}**"
+        public = "\n".join(line for line in (public, banner) if line)
         finished = finished or after.finished
         if not after.finished:
             pings = [
@@ -84,8 +89,58 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
         planned = replace(game.row, status=status_word or game.row.status, paused=paused, version=game.row.version + 1)
         add += plan_turn_timers(game, planned, after, now)
     return Outcome(
-        state, status_word, moves, public, private, pings, post_board or change.post_board, finished, cancel, add
+        state,
+        status_word,
+        moves,
+        public,
+        private,
+        pings,
+        post_board or change.post_board,
+        finished,
+        cancel,
+        add,
+        banner,
     )
+
+
+class BotTurn:
+    """A bot's turn is said in one line, however many moves it took ("Bot 1 plays Normal Train;
+    plays Lay Rails: E5; buys Express Train; ends the turn."), not one line per card.
+
+    The events keep their other flags (boards, irreversibility); their texts are gathered per turn,
+    which ends when the acting seat changes or an event asks for a fresh board (end of a turn or round).
+    """
+
+    def __init__(self, batches: list[tuple[int | None, list[Event]]]) -> None:
+        self.batches = batches
+        self.seat: int | None = None
+        self.name = ""
+        self.texts: list[str] = []
+
+    def add(self, seat: int, name: str, events: list[Event]) -> None:
+        if seat != self.seat:
+            self.flush()
+            self.seat, self.name = seat, name
+        self.texts += [str(event["text"]) for event in events if event.get("text")]
+        quiet: list[Event] = [
+            {key: value for key, value in event.items() if key != "text"}  # type: ignore[misc]
+            for event in events
+        ]
+        self.batches.append((None, quiet))
+        if any(event.get("post_board") for event in events):
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.texts:
+            return
+        parts = []
+        for i, text in enumerate(self.texts):
+            text = text.strip().rstrip(".")
+            if i and self.name and text.startswith(self.name + " "):
+                text = text[len(self.name) + 1 :]
+            parts.append(text)
+        self.batches.append((None, [{"text": "; ".join(parts) + "."}]))
+        self.texts = []
 
 
 def reveal(game: Table) -> str:

@@ -1,4 +1,4 @@
-"""`/game config ...`: channel settings that moderators change (reminders, deadlines, moderator role)."""
+"""`/mod config ...`: channel settings that moderators change (reminders, deadlines, moderator role)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from games.base import IllegalMove
 from storage import Store
 
 USAGE = (
-    "Use `/game config show`, `/game config reminder <hours|off>`, `/game config deadline <hours|off>`, "
-    "`/game config lobby <days>` or `/game config modrole <@role|off>`."
+    "Use `/mod config show`, `/mod config reminder <hours|off>`, `/mod config deadline <hours|off>`, "
+    "`/mod config lobby <days>` or `/mod config modrole <@role|off>`."
 )
 DEFAULT_LOBBY_DAYS = 7.0
 

@@ -5,33 +5,59 @@ Each line is ``name: /command``; the name is the user. Images are written to ./o
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import TextIO
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
+from storage import Store
 
 GUILD, CHANNEL = "console", "console"
 HELP = """Type lines like:  ann: /game new tiny-towns   then  bob: /game join   ann: /game start
 Moves:  ann: /tt announce wood   bob: /tt place B2   (every name is a user; names listed in --moderator are mods)
+Help:  ann: /game help   Moderators:  mod: /mod skip bob
 Type 'quit' to leave."""
 
 
-def show(reply: Reply, out_dir: Path, stream: TextIO) -> None:
-    """Print what the bot would post, and save images."""
+def show(reply: Reply, out_dir: Path, stream: TextIO, who: str = "") -> None:
+    """Print what the bot would post, and save images. Private lines say whom they are for
+    (``who``), and come before the turn banner of the next player they belong before."""
     if reply.pings:
         stream.write("ping: " + " ".join(f"@{user}" for user in reply.pings) + "\n")
-    if reply.public:
-        stream.write(reply.public + "\n")
+    public = reply.public
+    banner = reply.banner if reply.banner and reply.private and public.endswith(reply.banner) else ""
+    if banner:
+        public = public[: -len(banner)].rstrip("\n")
+    if public:
+        stream.write(public + "\n")
     if reply.private:
-        marker = "error (only you see this)" if not reply.ok else "only you see this"
+        for_whom = f"only {who} sees this" if who else "only you see this"
+        marker = f"error, {for_whom}" if not reply.ok else for_whom
         stream.write(f"[{marker}] {reply.private}\n")
+    if reply.buttons:
+        stream.write("buttons: " + "  ".join(f"[{label}] `{text}`" for label, text in reply.buttons) + "\n")
+    if banner:
+        stream.write(banner + "\n")
     for image in [*reply.images, *reply.private_images]:
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / image.filename
         path.write_bytes(image.data)
         stream.write(f"image: {path} ({image.description})\n")
+
+
+async def clean_out(store: Store, out_dir: Path) -> list[Path]:
+    """Delete the images in ``out_dir`` of games that are over (finished or aborted); returns them.
+    Image names start with ``<game>-<id>-`` (``tiny-towns-7-v12.png``)."""
+    over = {row.id for row in await store.all_games() if row.status in ("finished", "aborted")}
+    removed = []
+    for path in sorted(out_dir.glob("*.png")) if out_dir.is_dir() else []:
+        match = re.match(r"^[a-z0-9-]+?-(\d+)-", path.name)
+        if match and int(match.group(1)) in over:
+            path.unlink()
+            removed.append(path)
+    return removed
 
 
 async def run_console(
@@ -69,12 +95,12 @@ async def run_console(
         for guild, channel, reply in await host.fire_due_timers():
             if (guild, channel) == (GUILD, CHANNEL):
                 await say(host, reply, out_dir, stdout)
-        await say(host, await host.handle(GUILD, CHANNEL, actor, text), out_dir, stdout)
+        await say(host, await host.handle(GUILD, CHANNEL, actor, text), out_dir, stdout, name)
         stdout.flush()
 
 
-async def say(host: Conductor, reply: Reply, out_dir: Path, stream: TextIO) -> None:
+async def say(host: Conductor, reply: Reply, out_dir: Path, stream: TextIO, who: str = "") -> None:
     """Show a reply; the console is the channel, so its announcement has then been posted."""
-    show(reply, out_dir, stream)
+    show(reply, out_dir, stream, who)
     if reply.outbox_id is not None:
         await host.announced(reply.outbox_id)

@@ -21,14 +21,14 @@ from typing import Any
 
 import games
 from bot import replies as R
-from bot.command_table import COMMANDS, GameCommand, permission_refusal
+from bot.command_table import GROUPS, GameCommand, find_command, permission_refusal
 from bot.commit import settle
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
 from bot.moves import move
 from bot.names import clean_display_name
 from bot.reminders import fire, plan_turn_timers
 from bot.replies import Actor, ImageOut, Reply
-from bot.table import labelled_moves
+from bot.table import labelled_moves, summary_of
 from games.base import GameSpec, IllegalMove
 from games.notation import suggest
 from storage import Announcement, GameRow, OutboxRow, StaleVersion, Store, TableRow
@@ -120,15 +120,16 @@ class Conductor:
         command: GameCommand | None = None
         spec: GameSpec | None = None
         ctx = self._ctx(guild_id, channel_id, actor, names)
-        if group == "game":
+        if group in GROUPS:
+            table = GROUPS[group]
             if len(words) < 2:
-                return Reply.refuse(R.BAD_COMMAND, f"Use /game followed by one of: {', '.join(COMMANDS)}.")
+                return Reply.refuse(R.BAD_COMMAND, f"Use /{group} followed by one of: {', '.join(table)}.")
             verb = words[1].lower()
-            command = COMMANDS.get(verb)
+            command = find_command(group, verb)
             if command is None:
                 return Reply.refuse(
                     R.BAD_COMMAND,
-                    f'Unknown command "/game {verb}"{suggest(verb, COMMANDS)}. Commands: {", ".join(COMMANDS)}.',
+                    f'Unknown command "/{group} {verb}"{suggest(verb, table)}. Commands: {", ".join(table)}.',
                 )
             if command.permission == "moderator" and (refused := permission_refusal(command, ctx)) is not None:
                 return refused
@@ -137,7 +138,7 @@ class Conductor:
         elif group:
             spec = games.game_for_group(group)
             if spec is None:
-                groups = ["game", *(m.spec.command_group for m in games.manifests())]
+                groups = [*GROUPS, *(m.spec.command_group for m in games.manifests())]
                 return Reply.refuse(
                     R.BAD_COMMAND,
                     f'Unknown command "/{group}"{suggest(group, groups)}. '
@@ -197,7 +198,7 @@ class Conductor:
             )
         return Reply.refuse(
             R.DAMAGED,
-            f"This channel's game can't be played: {damaged.reason}. A moderator can end it with `/game abort`.",
+            f"This channel's game can't be played: {damaged.reason}. A moderator can end it with `/mod abort`.",
             row.id,
             row.version,
         )
@@ -215,7 +216,7 @@ class Conductor:
         game = ctx.table
         if command.needs == "open" and game is not None and game.row.status not in ("lobby", "active"):
             game = None
-        if game is None and not (command.name == "rules" and words):
+        if game is None and command.name not in ("rules", "help"):
             return Reply.refuse(
                 R.NO_GAME,
                 "There is no game in this channel. Start one with `/game new <game>` "
@@ -246,6 +247,7 @@ class Conductor:
             salt=change.salt,
             commitment=change.commitment,
             announce=announce,
+            notes=change.notes,
             host_id=change.host_id,
             paused=change.paused,
             seats=change.seats,
@@ -255,9 +257,9 @@ class Conductor:
             cancel_timers=outcome.cancel_timers,
             add_timers=outcome.add_timers,
         )
-        after = Table(
-            row, game.spec, change.seats if change.seats is not None else game.seats, game.settings, game.pings_off
-        )
+        notes = {k: v for k, v in {**game.notes, **change.notes}.items() if v is not None}
+        seats = change.seats if change.seats is not None else game.seats
+        after = Table(row, game.engine, seats, game.settings, game.pings_off, notes)
         reply = Reply(
             public=outcome.public,
             private=outcome.private,
@@ -267,6 +269,8 @@ class Conductor:
             pings=outcome.pings,
             finished=outcome.finished,
             outbox_id=outbox_id,
+            buttons=list(change.buttons),
+            banner=outcome.banner,
         )
         if board and row.state is not None:
             reply.images = await self._board_images(after, outcome.finished)
@@ -280,6 +284,7 @@ class Conductor:
         reply.status = row.status
         reply.group = game.spec.command_group
         reply.turn_enders = game.spec.turn_enders
+        reply.quick_moves = game.spec.quick_moves
         if row.status == "active" and row.state is not None and not row.paused:
             to_act = game.spec.status(row.state).to_act
             reply.waiting = [(s.user_id, s.display_name) for s in game.seats if s.seat in to_act and s.kind == "human"]
@@ -292,7 +297,7 @@ class Conductor:
         assert state is not None
         view = game.spec.view(state, None)
         standings = game.spec.standings(state)
-        summary = game.spec.status(state).summary
+        summary = summary_of(game)
         images = [
             ImageOut(
                 f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",

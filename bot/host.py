@@ -3,13 +3,23 @@
 The host core is small modules around one entry point (``bot/core.py`` ``Conductor``):
 
     core.py           Conductor: parse the command, lock the channel, read once, run, commit once
-    command_table.py  one entry per /game verb: permission, typed arguments, handler
-    commit.py         the one path from a Change to a Reply: bots move, describe, ping, plan timers
-    lobby.py          /game new, join, leave, addbot, start, list, mygames, pings, config
-    table.py          /game status, board, hand, history, rules, export, resign, undo, rollback
-    moderation.py     /game abort, kick, substitute, skip, replacebot, pause
+    command_table.py  one entry per /game verb (everyone) and /mod verb (moderators): permission,
+                      typed arguments, handler; the old /game texts of moderator verbs are aliases
+    commit.py         the one path from a Change to a Reply: bots move (one line per bot turn),
+                      describe, ping, plan timers
+    lobby.py          /game new, join, leave, addbot, start (solo asks first), list, mygames, pings;
+                      /mod config
+    table.py          /game help, status, board, hand, history, rules, export, resign (asks first),
+                      undo; /mod rollback
+    moderation.py     /game abort (host, or every player agreeing); /mod abort, kick, substitute,
+                      skip (the game's declared skip move), replacebot, pause
     moves.py          a game move (/tt place B2), and the late no-op after the end
     reminders.py      reminder, deadline and lobby-expiry timers
+
+Names: the game state keeps the names it was set up with; ``Table.spec`` shows the seat holders'
+names instead (``shown_names``), so a substitute is seen everywhere without touching the state.
+Game notes (``Table.notes``, ``Change.notes``) keep small host facts beside the state: who held a seat
+before a substitute, the players agreeing to abort, who aborted, how a solo resignation ended.
 
 Handlers read what they need from ``Ctx`` and return either a ``Reply`` (a refusal or something
 to look at) or a ``Change``, which ``Conductor`` writes in one transaction and then announces.
@@ -18,7 +28,7 @@ to look at) or a ``Change``, which ``Conductor`` writes in one transaction and t
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import rendering
@@ -30,19 +40,84 @@ from storage import GameRow, MoveRecord, NewTimer, SeatRow, Store, TableRow
 Draw = Callable[..., Awaitable[bytes]]
 
 
+def shown_names(spec: GameSpec, setup: list[str], shown: list[str]) -> GameSpec:
+    """``spec`` as the players see it: the engine is handed states whose names (``NAMES_KEY``) are
+    the seat holders' ``shown`` names, and every state it returns gets the ``setup`` names back.
+
+    The stored state and the move log keep the names the game was set up with, so undo, rollback,
+    ``conductor check`` and exports replay byte for byte; everything an engine writes from the
+    names (public texts such as "dave names wood", "waiting for", summaries, views and so the
+    images, standings, the end-of-game line) follows whoever holds the seat now, from the moment
+    of a ``/mod substitute`` on. Engines read names only from ``state[NAMES_KEY]``, so this works
+    for every registered game without the game knowing. Same names: ``spec`` unchanged.
+    """
+    if setup == shown or len(setup) != len(shown):
+        return spec
+
+    def show(state: State) -> State:
+        return {**state, NAMES_KEY: list(shown)} if NAMES_KEY in state else state
+
+    def keep(result: tuple[State, list[Event]]) -> tuple[State, list[Event]]:
+        state, events = result
+        if NAMES_KEY in state:
+            state = {**state, NAMES_KEY: list(setup)}
+        return state, events
+
+    kick = spec.kick
+
+    def optional(function: Any) -> Any:
+        return None if function is None else (lambda state, *rest: function(show(state), *rest))
+
+    return replace(
+        spec,
+        legal_moves=lambda state, seat: spec.legal_moves(show(state), seat),
+        apply=lambda state, seat, move: keep(spec.apply(show(state), seat, move)),
+        view=lambda state, viewer: spec.view(show(state), viewer),
+        status=lambda state: spec.status(show(state)),
+        standings=lambda state: spec.standings(show(state)),
+        resign=lambda state, seat: keep(spec.resign(show(state), seat)),
+        bot_move=lambda state, seat, level: spec.bot_move(show(state), seat, level),
+        private_summary=optional(spec.private_summary),
+        move_label=optional(spec.move_label),
+        undo_scope=optional(spec.undo_scope),
+        skip_move=optional(spec.skip_move),
+        kick=None if kick is None else (lambda state, seat: keep(kick(show(state), seat))),
+    )
+
+
+def spec_for_seats(spec: GameSpec, state: State | None, seats: list[SeatRow]) -> GameSpec:
+    """The engine with the names of whoever holds each seat now (see ``shown_names``)."""
+    names = state.get(NAMES_KEY) if state is not None else None
+    if not isinstance(names, list):
+        return spec
+    return shown_names(spec, [str(n) for n in names], [seat.display_name for seat in seats])
+
+
 @dataclass(frozen=True)
 class Table:
-    """A game row with its engine, seats and channel settings, read together."""
+    """A game row with its engine, seats and channel settings, read together.
+
+    ``engine`` is the registered game; ``spec`` is the same engine seen through the seat holders'
+    names (``shown_names``), which every handler uses: a substitute shows everywhere at once.
+    """
 
     row: GameRow
-    spec: GameSpec
+    engine: GameSpec
     seats: list[SeatRow]
     settings: Mapping[str, str] = field(default_factory=dict)
     pings_off: frozenset[str] = frozenset()
+    notes: Mapping[str, str] = field(default_factory=dict)
+    spec: GameSpec = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "spec", spec_for_seats(self.engine, self.row.state, self.seats))
 
     @classmethod
     def of(cls, found: TableRow, spec: GameSpec) -> Table:
-        return cls(found.game, spec, found.seats, found.settings, found.pings_off)
+        return cls(found.game, spec, found.seats, found.settings, found.pings_off, found.notes)
+
+    def seat_holder(self, seat: int) -> SeatRow:
+        return next(s for s in self.seats if s.seat == seat)
 
     def seat_of(self, user_id: str) -> int | None:
         for seat in self.seats:
@@ -156,6 +231,8 @@ class Change:
     pings: list[str] = field(default_factory=list)
     hide_command: bool = False
     ends_game: bool = False  # the reply closes the game for front ends (abort, lobby closed)
+    notes: dict[str, str | None] = field(default_factory=dict)  # game notes to set (None: delete)
+    buttons: list[tuple[str, str]] = field(default_factory=list)  # (label, command text) under the reply
 
 
 def mention_id(word: str) -> str:
@@ -191,6 +268,10 @@ def scores_line(standings: list[Any]) -> str:
 def render_board(view: dict[str, Any], focus: int | None) -> bytes:
     """Module-level so a render worker process can run it (it is pickled by name)."""
     return rendering.render(view, focus)
+
+
+def render_aborted(view: dict[str, Any], focus: int | None) -> bytes:
+    return rendering.render_aborted(view, focus)
 
 
 def render_standings_image(view: dict[str, Any], standings: list[Any]) -> bytes:

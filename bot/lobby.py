@@ -6,7 +6,7 @@ import games
 from bot import replies as R
 from bot.config_commands import DEFAULT_LOBBY_DAYS, apply_config
 from bot.fairness import commitment, new_salt
-from bot.host import Change, Ctx, Table, player_range
+from bot.host import Change, Ctx, Table, player_range, spec_for_seats
 from bot.reminders import lobby_expiry
 from bot.replies import Reply
 from games.base import IllegalMove
@@ -43,7 +43,8 @@ async def new(ctx: Ctx) -> Reply:
         what = f"a {game_name(existing.game)} {existing.status}" if existing else "a game"
         return Reply.refuse(
             R.BAD_COMMAND,
-            f"This channel already has {what}. Finish it or `/game abort` it first, or open a thread for a new game.",
+            f"This channel already has {what}. Finish it or abort it first (`/game abort`), "
+            "or open a thread for a new game.",
         )
     shown = format_options(options, spec.options)
     return Reply(
@@ -61,7 +62,7 @@ async def join(ctx: Ctx) -> Reply | Change:
     if game.row.status != "lobby":
         return game.refuse(
             R.BAD_COMMAND,
-            "This game has already started; you can watch it or ask a moderator to `/game substitute` you in.",
+            "This game has already started; you can watch it or ask a moderator to `/mod substitute` you in.",
         )
     if game.seat_of(actor.user_id) is not None:
         return game.refuse(R.BAD_COMMAND, "You have already joined this game.")
@@ -115,6 +116,15 @@ async def start(ctx: Ctx) -> Reply | Change:
     count = len(game.seats)
     if not game.spec.min_players <= count <= game.spec.max_players:
         return game.refuse(R.BAD_COMMAND, f"{game.spec.name} needs {player_range(game.spec)}; {count} joined.")
+    if count == 1 and not ctx.args:
+        # One seat is a solo game: easy to start by mistake before the others have joined.
+        return Reply(
+            private=f"Start solo {game.spec.name}? Nobody else has joined yet "
+            f"({game.spec.name} is {player_range(game.spec)}). `/game start solo` starts it alone.",
+            buttons=[("Start solo", "/game start solo"), ("Wait for players", "/game status")],
+            game_id=game.row.id,
+            version=game.row.version,
+        )
     seed, salt = ctx.seed_source(), new_salt()
     try:
         state = game.spec.setup(game.names, game.row.options, seed)
@@ -142,25 +152,42 @@ def game_name(slug: str) -> str:
         return slug  # a game whose engine no longer loads still has a name to show
 
 
-def summary(row: GameRow) -> str | None:
-    """One line on an active game, or None when it is damaged (undecodable, or its engine is gone)."""
+def summary(row: GameRow, seats: list[SeatRow]) -> str | None:
+    """One line on an active game (with the seat holders' names), or None when it is damaged
+    (undecodable, or its engine is gone)."""
     if row.damaged is not None or row.state is None:
         return None
     try:
-        return games.get_game(row.game).status(row.state).summary
+        return spec_for_seats(games.get_game(row.game), row.state, seats).status(row.state).summary
     except Exception:  # one broken game must not break the list for the whole server
         return None
 
 
+RECENTLY_ABORTED = 24 * 3600.0  # /game list still shows a channel's game as aborted for a day
+
+
 async def list_games(ctx: Ctx) -> Reply:
     lines = []
+    open_channels = set()
     for row in await ctx.store.list_games(ctx.guild_id):
+        open_channels.add(row.channel_id)
         where = f"<#{row.channel_id}>: {game_name(row.game)}"
+        seats = await ctx.store.seats(row.id)
         if row.status == "lobby":
-            lines.append(f"{where} lobby ({len(await ctx.store.seats(row.id))} joined)")
+            lines.append(f"{where} lobby ({len(seats)} joined)")
         else:
-            line = summary(row)
-            lines.append(f"{where}: {line}" if line else f"{where}: damaged (a moderator can `/game abort` it)")
+            line = summary(row, seats)
+            lines.append(f"{where}: {line}" if line else f"{where}: damaged (a moderator can `/mod abort` it)")
+    shown: set[str] = set()
+    for row in reversed(await ctx.store.list_games(ctx.guild_id, statuses=("aborted",))):
+        if (
+            row.channel_id in open_channels
+            or row.channel_id in shown
+            or row.updated_at < ctx.clock() - RECENTLY_ABORTED
+        ):
+            continue
+        shown.add(row.channel_id)
+        lines.append(f"<#{row.channel_id}>: {game_name(row.game)}: aborted (`/game new <game>` starts another)")
     return Reply(private="\n".join(lines) or "No games are open in this server.")
 
 

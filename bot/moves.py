@@ -34,7 +34,7 @@ def move(ctx: Ctx, spec: GameSpec, text: str) -> Reply | Change:
         return game.refuse(R.NOT_STARTED, "The game has not started yet. The host starts it with `/game start`.")
     seat = game.seat_of(ctx.actor.user_id)
     if seat is None:
-        return game.refuse(R.NOT_PLAYER, "You are not playing in this game. `/game status` shows who is.")
+        return game.refuse(R.NOT_PLAYER, not_playing(game, ctx.actor.user_id))
     try:
         parsed = spec.parse(text)
     except IllegalMove as exc:
@@ -42,8 +42,20 @@ def move(ctx: Ctx, spec: GameSpec, text: str) -> Reply | Change:
     if game.row.status == "finished":
         return after_the_end(game, seat, parsed)
     if game.row.paused:
-        return game.refuse(R.PAUSED, "A moderator paused this game; moves wait until `/game pause off`.")
+        return game.refuse(R.PAUSED, "A moderator paused this game; moves wait until `/mod pause off`.")
     return play_move(game, seat, ctx.actor.user_id, parsed)
+
+
+def not_playing(game: Table, user_id: str) -> str:
+    """The refusal for a move by someone without a seat; a replaced player learns who holds theirs now."""
+    former = game.notes.get(f"former:{user_id}")
+    if former is not None and former.isdigit() and any(s.seat == int(former) for s in game.seats):
+        holder = game.seat_holder(int(former))
+        return (
+            f"A moderator gave your seat to {holder.display_name}: {holder.display_name} holds it now and "
+            "plays its moves. `/game status` shows who is playing."
+        )
+    return "You are not playing in this game. `/game status` shows who is."
 
 
 def play_move(game: Table, seat: int, user_id: str, parsed: dict[str, Any]) -> Reply | Change:

@@ -54,8 +54,8 @@ def fire(kind: str, table: Table) -> Reply | Change | None:
     if kind == "deadline":
         names = ", ".join(s.display_name for s in waiting)
         return Reply(
-            public=f"Deadline passed: still waiting for {names}. Moderators can `/game skip`, "
-            "`/game substitute` or `/game kick`.",
+            public=f"Deadline passed: still waiting for {names}. Moderators can `/mod skip`, "
+            "`/mod substitute` or `/mod kick`.",
             game_id=row.id,
             version=row.version,
         )

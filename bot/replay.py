@@ -8,12 +8,17 @@ from typing import Any
 from games.base import Event, GameSpec, State
 
 RESIGN = "/game resign"
+KICK = "/game kick"  # a moderator removed the seat (the game's ``kick``, else its ``resign``)
+HOST_LEVEL = (RESIGN, KICK)
 
 
 def apply_text(spec: GameSpec, state: State, seat: int, text: str) -> tuple[State, list[Event]]:
-    """Apply one logged command: a game move or a host-level resignation."""
-    if text.strip().lower() == RESIGN:
+    """Apply one logged command: a game move, or a host-level resignation or kick."""
+    word = text.strip().lower()
+    if word == RESIGN:
         return spec.resign(state, seat)
+    if word == KICK:
+        return spec.kick(state, seat) if spec.kick is not None else spec.resign(state, seat)
     return spec.apply(state, seat, spec.parse(text))
 
 

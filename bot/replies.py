@@ -63,6 +63,15 @@ class Reply:
     # change (the outbox). A front end that has posted it calls ``Conductor.announced(outbox_id)``;
     # what is still pending after a crash is posted by ``Conductor.repair`` on start-up.
     outbox_id: int | None = None
+    # Buttons offered with this reply, as (label, command text): a confirmation ("Start solo",
+    # "/game start solo") or a vote. Front ends show them under the public part if there is one,
+    # else under the private part; the console prints the commands.
+    buttons: list[tuple[str, str]] = field(default_factory=list)
+    # The last line of ``public`` when it is the turn banner (who acts next): the console prints
+    # the sender's private lines before it.
+    banner: str = ""
+    # Extra one-click moves of the game ((label, bare move text), ``GameSpec.quick_moves``).
+    quick_moves: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def refuse(cls, error: str, message: str, game_id: int | None = None, version: int | None = None) -> Reply:

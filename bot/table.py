@@ -6,13 +6,28 @@ from dataclasses import replace
 
 import games
 from bot import replies as R
-from bot.host import Change, Ctx, Table, player_range, render_board, scores_line
-from bot.replay import RESIGN, apply_text, rebuild
+from bot.host import Change, Ctx, Table, player_range, render_aborted, render_board, scores_line
+from bot.names import shown
+from bot.replay import HOST_LEVEL, RESIGN, apply_text, rebuild
 from bot.replies import ImageOut, Reply
 from bot.transcript_format import export
 from games.base import GameSpec, IllegalMove, State
 from games.notation import suggest
 from storage import MoveRecord, MoveRow
+
+ENDED = "ended"  # game note: how a game ended when the game's own summary would say it wrongly
+
+
+def summary_of(game: Table) -> str:
+    """The one-line state of a started game: the game's summary, or the host's note on how it ended."""
+    assert game.row.state is not None
+    return game.notes.get(ENDED) or game.spec.status(game.row.state).summary
+
+
+def ended_line(game: Table) -> str:
+    """How an aborted game ended, for status, board and list ("Aborted by mod.")."""
+    by = game.notes.get("aborted_by")
+    return f"This {game.spec.name} game was aborted" + (f" by {by}" if by else "") + "."
 
 
 async def status(ctx: Ctx) -> Reply:
@@ -23,9 +38,13 @@ async def status(ctx: Ctx) -> Reply:
             f"{game.spec.name} lobby, players: {players} ({player_range(game.spec)}). "
             "The host starts with `/game start`."
         )
+    elif game.row.status == "aborted":
+        text = f"{ended_line(game)} Players: {players}. Start a new one with `/game new <game>`."
+        if game.row.state is not None:
+            text += "\nScores when it stopped: " + scores_line(game.spec.standings(game.row.state))
     else:
         assert game.row.state is not None
-        summary = game.spec.status(game.row.state).summary
+        summary = summary_of(game)
         paused = " Paused by a moderator." if game.row.paused else ""
         text = (
             f"{game.spec.name} (game {game.row.id}, move {len(await ctx.store.moves(game.row.id))})."
@@ -36,16 +55,21 @@ async def status(ctx: Ctx) -> Reply:
 
 async def board(ctx: Ctx) -> Reply:
     game, focus = ctx.game, ctx.args
-    state = game.started_state
+    aborted = game.row.status == "aborted"
+    state = game.row.state if aborted else game.started_state
     if state is None:
+        if aborted:
+            return game.refuse(R.NOT_STARTED, f"{ended_line(game)} It ended before it started: there is no board.")
         return game.refuse(R.NOT_STARTED, "The game has not started yet; there is no board to show.")
-    reply = Reply(private=game.spec.status(state).summary, game_id=game.row.id, version=game.row.version)
+    summary = ended_line(game) if aborted else summary_of(game)
+    reply = Reply(private=summary, game_id=game.row.id, version=game.row.version)
     if ctx.render_images:
-        data = await ctx.draw(render_board, game.spec.view(state, None), focus)
+        view = game.spec.view(state, None)
+        data = await ctx.draw(render_aborted if aborted else render_board, view, focus)
         who = f"{game.names[focus]}'s" if focus is not None else "the"
         reply.private_images = [
             ImageOut(
-                f"{game.spec.slug}-{game.row.id}-board.png", data, f"{game.spec.name}: {who} board. {reply.private}."
+                f"{game.spec.slug}-{game.row.id}-board.png", data, f"{game.spec.name}: {who} board. {reply.private}"
             )
         ]
     return reply
@@ -88,40 +112,89 @@ async def history(ctx: Ctx) -> Reply:
 
 
 async def rules(ctx: Ctx) -> Reply:
-    """Help for the channel's game, or for a named game when the channel has no open game."""
+    """``/game rules [game] [topic]``: a named game's rules work in any channel, whatever it plays;
+    without a game name, the channel's game (its overview, or the topic); a topic alone outside that
+    game is looked up in every game (so "More: `/game rules kingdom-2`" works anywhere)."""
     args: list[str] = ctx.args
     game = ctx.table
-    if args and (game is None or game.row.status not in ("lobby", "active")):
-        return rules_help(None, args)
-    if game is None:
-        return Reply.refuse(
-            R.NO_GAME,
-            "There is no game in this channel. Start one with `/game new <game>` "
-            f"({', '.join(games.available_slugs())}).",
-        )
-    return rules_help(game.spec, args, game)
+    ids = {"game_id": game.row.id, "version": game.row.version} if game is not None else {}
+    if args and args[0].lower() in games.available_slugs():
+        reply = rules_help(games.get_game(args[0]), args[1:])
+    elif game is not None and (not args or args[0].lower() in game.spec.rules_help):
+        reply = rules_help(game.spec, args)
+    elif args:
+        owners = [m.spec for m in games.manifests() if args[0].lower() in m.spec.rules_help]
+        if len(owners) == 1:
+            reply = rules_help(owners[0], args)
+        elif game is not None:
+            reply = rules_help(game.spec, args)  # refused with the channel game's topics
+        elif owners:
+            reply = Reply.refuse(
+                R.BAD_COMMAND,
+                f'Several games have a topic "{shown(args[0])}": '
+                + ", ".join(f"`/game rules {spec.slug} {args[0].lower()}`" for spec in owners)
+                + ".",
+            )
+        else:
+            reply = Reply.refuse(
+                R.BAD_COMMAND,
+                f'No game or rules topic "{shown(args[0])}"{suggest(args[0], games.available_slugs())}. '
+                f"Games: {', '.join(games.available_slugs())} (`/game rules <game> [topic]`).",
+            )
+    else:
+        reply = Reply(private=games_line() + "\nRules of one game: `/game rules <game> [topic]`.")
+    if reply.ok and ids:
+        reply.game_id, reply.version = ids["game_id"], ids["version"]
+    return reply
 
 
-def rules_help(spec: GameSpec | None, args: list[str], game: Table | None = None) -> Reply:
-    if spec is None:
-        try:
-            spec = games.get_game(args[0])
-        except IllegalMove as exc:
-            return Reply.refuse(R.BAD_COMMAND, exc.message)
-        args = args[1:]
+def rules_help(spec: GameSpec, args: list[str]) -> Reply:
     topics = list(spec.rules_help)
     if not args:
         body = spec.rules_help.get("overview", "")
-        text = f"{body}\nTopics: {', '.join(topics)} (`/game rules <topic>`)."
+        text = f"{body}\nTopics: {', '.join(topics)} (`/game rules {spec.slug} <topic>`)."
     elif args[0].lower() in spec.rules_help:
         text = spec.rules_help[args[0].lower()]
     else:
         return Reply.refuse(
-            R.BAD_COMMAND, f'No rules topic "{args[0]}"{suggest(args[0], topics)}. Topics: {", ".join(topics)}.'
+            R.BAD_COMMAND,
+            f'No {spec.name} rules topic "{shown(args[0])}"{suggest(args[0], topics)}. Topics: {", ".join(topics)}.',
         )
-    return Reply(
-        private=text.strip(), game_id=game.row.id if game else None, version=game.row.version if game else None
+    return Reply(private=text.strip())
+
+
+def games_line() -> str:
+    return "Games: " + "; ".join(
+        f"{m.spec.name} (`{m.slug}`, {player_range(m.spec)}, moves with `/{m.spec.command_group}`)"
+        for m in games.manifests()
     )
+
+
+async def help_text(ctx: Ctx) -> Reply:
+    """``/game help``: what the bot is and how to begin; with a game in the channel, its quick start."""
+    lines = [
+        "**Tabletop Conductor** hosts board games in Discord channels: every move is a slash command (or a "
+        "button), checked against the real rules, and the bot posts a fresh board after every turn. "
+        "One game per channel; open more in threads (`/game new <game> thread:true`).",
+        games_line() + ".",
+        "Start one: `/game new <game>` (options as name=value; see `/game rules <game>`), then the host presses "
+        "Start or types `/game start`.",
+        "The three commands a new player needs: `/game join` (take a seat), `/game hand` (your private view, "
+        "with your legal moves as a menu), `/game rules <game> [topic]` (rules and every move's syntax).",
+        "More: `/game status`, `/game board`, `/game history`, `/game undo`, `/game resign`, `/game list`, "
+        "`/game mygames`, `/game pings off`. Moderators: `/mod ...` (kick, skip, substitute, pause, config, ...).",
+    ]
+    game = ctx.table
+    if game is not None and game.row.status in ("lobby", "active"):
+        spec = game.spec
+        quick = spec.quick_start or spec.rules_help.get("commands") or spec.rules_help.get("overview", "")
+        where = "lobby" if game.row.status == "lobby" else summary_of(game)
+        lines.append(f"\n**This channel: {spec.name}** ({where}). Quick start:\n{quick.strip()}")
+        lines.append(f"Rules: `/game rules {spec.slug}` (topics: {', '.join(spec.rules_help)}).")
+    reply = Reply(private="\n".join(lines))
+    if game is not None:
+        reply.game_id, reply.version = game.row.id, game.row.version
+    return reply
 
 
 async def export_game(ctx: Ctx) -> Reply:
@@ -142,7 +215,7 @@ async def export_game(ctx: Ctx) -> Reply:
 def is_secret(game: Table, text: str) -> bool:
     """A move whose very text the game declares secret (which monument you keep)."""
     hidden = game.spec.hidden_move
-    return hidden is not None and text.strip().lower() != RESIGN and hidden(game.spec.parse(text))
+    return hidden is not None and text.strip().lower() not in HOST_LEVEL and hidden(game.spec.parse(text))
 
 
 def secret_stub(text: str) -> str:
@@ -158,12 +231,22 @@ def redacted(game: Table, moves: list[MoveRow], user_id: str) -> list[MoveRow]:
 
 
 async def resign(ctx: Ctx) -> Reply | Change:
+    """``/game resign`` asks first; ``/game resign confirm`` (or the button) resigns."""
     game = ctx.game
     seat = game.seat_of(ctx.actor.user_id)
     if seat is None:
         return game.refuse(R.NOT_PLAYER, "You are not playing in this game.")
     if game.row.status == "lobby":
         return game.refuse(R.BAD_COMMAND, "The game has not started; use `/game leave` instead.")
+    if not ctx.args:
+        solo = len(game.seats) == 1
+        outcome = "This ends your solo game as a loss." if solo else "You leave the game for good; it can't be undone."
+        return Reply(
+            private=f"Resign from {game.spec.name}? {outcome} `/game resign confirm` resigns.",
+            buttons=[("Resign", "/game resign confirm"), ("Keep playing", "/game status")],
+            game_id=game.row.id,
+            version=game.row.version,
+        )
     return resign_seat(game, seat, ctx.actor.user_id, f"{game.names[seat]} resigned.")
 
 
@@ -174,13 +257,22 @@ def resign_seat(game: Table, seat: int, user_id: str, text: str) -> Reply | Chan
         new_state, events = game.spec.resign(state, seat)
     except IllegalMove as exc:
         return game.refuse(R.ILLEGAL, exc.message)
-    return Change(
+    change = Change(
         public=text,
         state=new_state,
         moves=[MoveRecord(seat, user_id, RESIGN, True)],
         batches=[(None, events)],
         continues=True,
     )
+    if len(game.seats) == 1:
+        # A solo game ends with the resignation, as a loss: never "Winner: ann". The game's own
+        # end-of-game lines would name a winner, so the host says it instead (and status keeps it).
+        ended = f"{game.names[seat]} resigned: the solo game ends as a loss."
+        change.public = ended
+        change.batches = [(None, [{k: v for k, v in e.items() if k != "text"} for e in events])]  # type: ignore[misc]
+        change.notes = {ENDED: ended}
+        change.continues, change.cancel_timers, change.ends_game = False, "all", True
+    return change
 
 
 async def undo(ctx: Ctx) -> Reply | Change:
@@ -205,8 +297,8 @@ async def undo(ctx: Ctx) -> Reply | Change:
             "game (nobody has acted since)" + (", or while its turn or phase is still open." if scoped else "."),
         )
     taken = moves[mine]
-    if taken.text.strip().lower() == RESIGN:
-        return game.refuse(R.ILLEGAL, "A resignation can't be undone.")
+    if taken.text.strip().lower() in HOST_LEVEL:
+        return game.refuse(R.ILLEGAL, "A resignation or a kick can't be undone.")
     if taken.irreversible:
         return game.refuse(
             R.ILLEGAL, "That move can't be undone: it revealed hidden information or drew something at random."
@@ -265,7 +357,7 @@ async def rollback(ctx: Ctx) -> Reply | Change:
     if keep is None or keep > len(moves):
         return game.refuse(
             R.BAD_COMMAND,
-            f"Use `/game rollback <move number>` with 0..{len(moves)} (the game is "
+            f"Use `/mod rollback <move number>` with 0..{len(moves)} (the game is "
             "re-played up to and including that move).",
         )
     assert game.row.seed is not None

@@ -84,9 +84,15 @@ async def verify(transcript: Transcript) -> ReplayResult:
 
 
 async def replay(
-    transcript: Transcript, *, render_images: bool = False, database: str = ":memory:", echo: Any = None
+    transcript: Transcript,
+    *,
+    render_images: bool = False,
+    database: str = ":memory:",
+    echo: Any = None,
+    on_reply: Any = None,
 ) -> ReplayResult:
-    """Play a transcript through the host core. Raises TranscriptError on the first surprise."""
+    """Play a transcript through the host core. Raises TranscriptError on the first surprise.
+    ``echo(line, reply)`` sees each line's reply; ``on_reply(reply)`` every reply, set-up included."""
     try:
         spec = games.get_game(transcript.game)
     except IllegalMove as exc:
@@ -105,11 +111,13 @@ async def replay(
         first = actors[transcript.players[0]]
         setup = [(first, f"/game new {spec.slug} {transcript.options}".strip())]
         setup += [(actors[name], "/game join") for name in transcript.players[1:]]
-        setup.append((first, "/game start"))
+        setup.append((first, "/game start solo" if len(transcript.players) == 1 else "/game start"))
         for actor, text in setup:
             reply = await host.handle(GUILD, CHANNEL, actor, text)
             if not reply.ok:
                 raise TranscriptError(1, f"{text}: {reply.private}")
+            if on_reply is not None:
+                on_reply(reply)
         version, unchanged = reply.version, 0  # the start's: a later reply at the same version changed nothing
         for line in transcript.lines:
             player = actors.get(line.player)
@@ -124,6 +132,8 @@ async def replay(
             version = reply.version if reply.version is not None else version
             if echo is not None:
                 echo(line, reply)
+            if on_reply is not None:
+                on_reply(reply)
             if reply.ok and line.expect_reject:
                 raise TranscriptError(
                     line.number, f"{line.text} was accepted but the line is marked ! (must be rejected)"

@@ -139,9 +139,20 @@ class GameSpec:
     # move, even after others moved, while this is unchanged and nothing random or hidden was
     # revealed since. Without it only the last move of the game can be taken back.
     undo_scope: Callable[[State], Hashable] | None = None
-    # Optional: what a moderator's /game skip plays for ``seat``. Without it the host plays the
-    # seat's legal move of the verb declared ``skip``, else the level-1 bot's move.
+    # Optional: the game's declared skip move, what a moderator's /mod skip plays for ``seat``
+    # (never a strategic move: ending the turn, the least harmful placement). The host repeats it
+    # until the seat's turn or phase is over. Without it the host plays the seat's legal move of
+    # the verb declared ``skip``, else of a verb declared ``ends_turn``, else its first legal move.
     skip_move: Callable[[State, int], Move] | None = None
+    # Optional: a moderator's /mod kick of ``seat`` (the state records "kicked by a moderator" and
+    # the game's data decides what the seat's pieces do; see its rules decisions). Logged as
+    # ``/game kick``. Without it a kick is played as the game's ``resign``.
+    kick: Callable[[State, int], tuple[State, list[Event]]] | None = None
+    # Optional: extra one-click moves under every board, as (button label, bare move text), e.g.
+    # ("Play all trains", "play all-trains"). The host refuses them like typed moves when illegal.
+    quick_moves: tuple[tuple[str, str], ...] = ()
+    # Optional: a few lines for /game help when this game is in the channel (its quick start).
+    quick_start: str = ""
 
     def verb(self, name: str) -> Verb | None:
         return next((verb for verb in self.verbs if verb.name == name), None)

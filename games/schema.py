@@ -57,7 +57,7 @@ class Verb:
     """One move verb (``/tt build``): its slots, and its role in the host.
 
     ``ends_turn``: a bare verb that ends the actor's turn or phase (the Done/Pass/End button).
-    ``skip``: the verb a moderator's ``/game skip`` plays for a stuck seat when it is legal.
+    ``skip``: the verb a moderator's ``/mod skip`` plays for a stuck seat when it is legal.
     ``undoable``: whether its author may take it back (randomness and reveals are refused anyway,
     through the ``irreversible`` event flag). ``stop_words``: notation keywords that end a
     ``many`` slot.

@@ -18,7 +18,7 @@ import games
 from games.base import IllegalMove
 from rendering.standings import render_standings
 
-__all__ = ["render", "render_standings", "renderer_for", "warm"]
+__all__ = ["render", "render_aborted", "render_standings", "renderer_for", "warm"]
 log = logging.getLogger(__name__)
 
 
@@ -37,6 +37,23 @@ def render(view: dict[str, Any], focus: int | None = None) -> bytes:
     if not isinstance(game, str) or not game:
         raise ValueError(f'a view names its game under "game", got {game!r}')
     return renderer_for(game).render_board(view, focus)
+
+
+def render_aborted(view: dict[str, Any], focus: int | None = None) -> bytes:
+    """The last board of an aborted game with a band across its top saying so, for every game."""
+    import io
+
+    from PIL import Image
+
+    from rendering.theme import stamp_text, to_png_fast
+
+    with Image.open(io.BytesIO(render(view, focus))) as drawn:
+        board = drawn.convert("RGB")
+    band = max(28, board.height // 14)
+    image = Image.new("RGB", (board.width, board.height + band), (150, 30, 30))
+    image.paste(board, (0, band))
+    stamp_text(image, (board.width / 2, band / 2), "GAME ABORTED", int(band * 0.6), (255, 255, 255), "mm")
+    return to_png_fast(image)
 
 
 def warm(slugs: Iterable[str] | None = None) -> list[str]:

@@ -269,7 +269,7 @@ def _town_chips(view: dict[str, Any], seat: int, catalog: dict[str, Any]) -> lis
     if view.get("master_builder") == seat:
         chips.append((("MB",), HIGHLIGHT, INK, "hammer"))
     if town.get("resigned"):
-        chips.append((("RESIGNED",), (90, 90, 90), WHITE, None))
+        chips.append((("KICKED",) if town.get("kicked") else ("RESIGNED",), (90, 90, 90), WHITE, None))
     elif town.get("complete"):
         chips.append((("COMPLETE",), (0, 130, 90), WHITE, None))
     elif town.get("done"):

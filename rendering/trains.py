@@ -196,7 +196,7 @@ def _panel(
             outline = HIGHLIGHT if current else GRID
             draw.rectangle((x - 4, y - 3, x + PANEL - 16, y + 33), outline=outline, width=2)
         _rail_marker(image, seat, x + 9, y + 9, letters[seat])
-        name = p["name"][:14] + (" (resigned)" if p["resigned"] else "")
+        name = p["name"][:14] + (" (kicked)" if p.get("kicked") else " (resigned)" if p["resigned"] else "")
         stamp_text(image, (x + 22, y + 1), name, 13, INK)
         stamp_text(image, (x + PANEL - 24, y + 1), f"{p['score']} VP", 13, INK, anchor="ra")
         b = p["breakdown"]

@@ -13,8 +13,8 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -127,6 +127,8 @@ class TableRow:
     seats: list[SeatRow]
     settings: dict[str, str]
     pings_off: frozenset[str]
+    # The game's notes (table game_notes): small host facts kept beside the state.
+    notes: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -562,7 +564,9 @@ class Store:
                 (game.id,),
             ) as cursor:
                 muted = frozenset(row[0] for row in await cursor.fetchall())
-            return TableRow(game, seats, settings, muted)
+            async with self._db.execute("SELECT key, value FROM game_notes WHERE game_id = ?", (game.id,)) as cursor:
+                notes = {key: value for key, value in await cursor.fetchall()}
+            return TableRow(game, seats, settings, muted, notes)
         finally:
             await self._db.execute("COMMIT")
 
@@ -584,12 +588,13 @@ class Store:
         salt: str | None = None,
         commitment: str | None = None,
         announce: Announcement | None = None,
+        notes: Mapping[str, str | None] | None = None,
     ) -> tuple[GameRow, int | None]:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
-        State, status, seats, appended moves, reverted moves, the game's timers and the
-        change's announcement (the outbox) change together or not at all. Returns the new row
-        (built here, not read back) and the outbox id; raises StaleVersion when another writer
+        State, status, seats, appended moves, reverted moves, the game's timers, the change's
+        announcement (the outbox) and its notes (None deletes one) change together or not at all.
+        Returns the new row (built here, not read back) and the outbox id; raises StaleVersion when another writer
         got there first.
         """
         now = self._clock()
@@ -650,6 +655,15 @@ class Store:
                         "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                         [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers],
                     )
+                for key, value in (notes or {}).items():
+                    if value is None:
+                        await self._db.execute("DELETE FROM game_notes WHERE game_id = ? AND key = ?", (game.id, key))
+                    else:
+                        await self._db.execute(
+                            "INSERT INTO game_notes (game_id, key, value) VALUES (?, ?, ?) "
+                            "ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
+                            (game.id, key, value),
+                        )
                 if announce is not None:
                     cursor = await self._db.execute(
                         "INSERT INTO outbox (game_id, version, text, pings, board, created_at) "

@@ -9,6 +9,7 @@ the channel's game comes from the core (players, rules topics), never from the s
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Coroutine, Iterable
 from typing import Any
 
@@ -37,10 +38,12 @@ def choices(values: Iterable[tuple[str, str]], current: str) -> Choices:
     for name, value in values:
         if value in seen or not value or len(value) > 100:
             continue
-        # Labels add words ("E5 (river)"): they may match as a prefix, but only the value matches inside.
+        # Labels add words ("H6 (Shinjuku, city)"): typing the start of one of them finds the value
+        # (a city name finds its hex), but only the value matches inside a word.
         haystack = name.lower()
         prefix = haystack.startswith(typed) or value.lower().startswith(typed)
-        if typed and not prefix and typed not in value.lower():
+        in_label = any(word.startswith(typed) for word in re.findall(r"[\w-]+", haystack))
+        if typed and not prefix and not in_label and typed not in value.lower():
             continue
         seen.add(value)
         choice = app_commands.Choice(name=_clip(name or value), value=value)

@@ -202,8 +202,16 @@ def _messages(reply: Reply, long_name: str) -> tuple[list[delivery.Outgoing], li
     public = delivery.public_messages(reply, view_for(reply))
     private = delivery.private_messages(reply, long_name)
     if private:
-        private[0].view = hand_moves(reply)
+        moves = hand_moves(reply)
+        private[0].view = moves if moves is not None else private_prompt(reply, bool(public))
     return public, private
+
+
+def private_prompt(reply: Reply, has_public: bool) -> discord.ui.View | None:
+    """A reply's buttons (a confirmation) under its private part, when it has no public part to carry them."""
+    if has_public or not reply.ok or not reply.buttons or reply.game_id is None or reply.version is None:
+        return None
+    return components.prompt_view(reply.game_id, reply.version, reply.buttons)
 
 
 async def respond(interaction: discord.Interaction, reply: Reply, style: Style, long_name: str = "details.txt") -> bool:
@@ -304,7 +312,10 @@ def view_for(reply: Reply) -> discord.ui.View | None:
     """Buttons for the game's state after this reply (none on refusals or finished games)."""
     if not reply.ok or reply.game_id is None or reply.version is None or reply.finished or reply.status is None:
         return None
-    return components.game_view(reply.game_id, reply.version, reply.status, reply.turn_enders)
+    prompt = reply.buttons if reply.public else ()
+    return components.game_view(
+        reply.game_id, reply.version, reply.status, reply.turn_enders, reply.quick_moves, prompt
+    )
 
 
 async def new_in_thread(interaction: discord.Interaction, args: str) -> None:

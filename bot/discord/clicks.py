@@ -27,12 +27,16 @@ async def on_button(interaction: discord.Interaction, game_id: int, version: int
         text, private = SIMPLE[action]
         await bridge.click(interaction, game_id, version, text, private=private)
     elif action == "mv":
-        # A bare verb ("done"): the core plays it in the clicked game's own command group.
-        await bridge.click(interaction, game_id, version, arg)
+        # A bare move ("done", "play_all-trains"): the core plays it in the clicked game's own group.
+        await bridge.click(interaction, game_id, version, components.arg_words(arg))
+    elif action == "cmd":
+        # A reply's confirmation or vote ("start_solo", "resign_confirm", "abort_no"): a /game command.
+        text = f"/game {components.arg_words(arg)}"
+        await bridge.click(interaction, game_id, version, text, private=arg == "status")
     elif action in ("skip", "kick"):
-        await bridge.click(interaction, game_id, version, f"/game {action} {arg}")
+        await bridge.click(interaction, game_id, version, f"/mod {action} {arg}")
     elif action == "repl":
-        await bridge.click(interaction, game_id, version, f"/game replacebot {arg}")
+        await bridge.click(interaction, game_id, version, f"/mod replacebot {arg}")
     elif action == "pick":
         await show_chooser(interaction, game_id, version)
     else:

@@ -1,4 +1,6 @@
-"""The slash-command tree: ``/game`` (lobby, views, moderation) and one group per game.
+"""The slash-command tree: ``/game`` (everyone: lobby, views, help), ``/mod`` (moderators; hidden
+from other members by ``default_member_permissions``, still checked by the core), ``/owner``
+(the bot's owner) and one group per game.
 
 Every handler only builds the canonical command text and hands it to the bridge; the rules,
 lobby logic and permissions for game commands live in the host core. A game's group is built
@@ -16,7 +18,7 @@ from discord import app_commands
 import games
 from bot.discord import autocomplete as ac
 from bot.discord import bridge, delivery, schema
-from bot.discord.bridge import bot_of, where
+from bot.discord.bridge import bot_of
 from bot.discord.permissions import is_owner
 from games.base import GameSpec, IllegalMove
 from games.schema import Verb
@@ -29,10 +31,34 @@ def _join(*parts: object) -> str:
     return " ".join(str(p).strip() for p in parts if p is not None and str(p).strip())
 
 
-class GameCommands(
-    app_commands.Group, name="game", description="Board games: lobby, views and moderation", guild_only=True
-):
-    config = app_commands.Group(name="config", description="Channel settings (moderators)")
+GUILD = app_commands.AppCommandContext(guild=True, dm_channel=False, private_channel=False)
+
+
+class TopGroup(app_commands.Group):
+    """A top-level slash group that only works in servers (``contexts: [guild]``) and never sends the
+    deprecated ``dm_permission`` field, which discord.py adds to every top-level group."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("allowed_contexts", GUILD)
+        super().__init__(**kwargs)
+
+    def to_dict(self, tree: app_commands.CommandTree[Any]) -> dict[str, Any]:
+        data = super().to_dict(tree)
+        data.pop("dm_permission", None)
+        return data
+
+
+# Who sees /mod by default: members with Manage Channels (moderators by role are refused nothing, but
+# see it only after a server admin allows their role under Server Settings > Integrations).
+MODERATORS = discord.Permissions(manage_channels=True)
+# Who sees /owner by default: administrators only (permission value 0); the bot's owner is checked at run time.
+ADMINISTRATORS = discord.Permissions.none()
+
+
+class GameCommands(TopGroup, name="game", description="Board games: lobby, views, help"):
+    @app_commands.command(description="What this bot is, its games, how to start; this channel's game quick start")
+    async def help(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/game help", private=True)
 
     @app_commands.command(description="Open a lobby for a new game in this channel (or in a new thread)")
     @app_commands.describe(
@@ -58,8 +84,9 @@ class GameCommands(
         await bridge.slash(interaction, "/game leave")
 
     @app_commands.command(description="Start the game (host); the server draws the seed and commits to it")
-    async def start(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game start")
+    @app_commands.describe(solo="start a one-player game without being asked to confirm")
+    async def start(self, interaction: discord.Interaction, solo: bool = False) -> None:
+        await bridge.slash(interaction, "/game start solo" if solo else "/game start")
 
     @app_commands.command(description="Who is playing, whose turn it is, the scores (only you see it)")
     async def status(self, interaction: discord.Interaction) -> None:
@@ -82,35 +109,21 @@ class GameCommands(
     ) -> None:
         await bridge.slash(interaction, _join("/game history", count), private=True)
 
-    @app_commands.command(description="Rules help for the channel's game (only you see it)")
-    @app_commands.describe(topic="a rules topic", game="another game than the one in this channel")
-    @app_commands.autocomplete(topic=ac.rules_topic, game=ac.game_slug)
-    async def rules(self, interaction: discord.Interaction, topic: str | None = None, game: str | None = None) -> None:
-        guild, channel = where(interaction)
-        if game and await bot_of(interaction).conductor.has_open_game(guild, channel):
-            game = None  # the core answers about the channel's own game when there is one
+    @app_commands.command(description="Rules of any game, or of this channel's game (only you see it)")
+    @app_commands.describe(game="the game (default: this channel's)", topic="a rules topic, e.g. commands")
+    @app_commands.autocomplete(game=ac.game_slug, topic=ac.rules_topic)
+    async def rules(self, interaction: discord.Interaction, game: str | None = None, topic: str | None = None) -> None:
         await bridge.slash(interaction, _join("/game rules", game, topic), private=True)
 
-    @app_commands.command(description="Resign from the game in this channel")
-    async def resign(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game resign")
+    @app_commands.command(description="Resign from the game in this channel (asks you to confirm)")
+    @app_commands.describe(confirm="resign at once, without the confirmation question")
+    async def resign(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        await bridge.slash(interaction, "/game resign confirm" if confirm else "/game resign")
 
-    @app_commands.command(description="Abort the game (host in the lobby, or a moderator)")
-    async def abort(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game abort")
-
-    @app_commands.command(description="Remove a player (moderators)")
-    @app_commands.autocomplete(player=ac.players)
-    async def kick(self, interaction: discord.Interaction, player: PlayerName) -> None:
-        await bridge.slash(interaction, _join("/game kick", player))
-
-    @app_commands.command(description="Give a player's seat to another member (moderators)")
-    @app_commands.describe(player="the seat to hand over", new="who takes it over")
-    @app_commands.autocomplete(player=ac.players)
-    async def substitute(self, interaction: discord.Interaction, player: PlayerName, new: discord.Member) -> None:
-        await bridge.slash(
-            interaction, _join("/game substitute", player, f"<@{new.id}>"), names={str(new.id): new.display_name}
-        )
+    @app_commands.command(description="End the game: host alone before others move, else every player agrees")
+    @app_commands.describe(keep_playing="answer no to a request to abort: the game goes on")
+    async def abort(self, interaction: discord.Interaction, keep_playing: bool = False) -> None:
+        await bridge.slash(interaction, "/game abort no" if keep_playing else "/game abort")
 
     @app_commands.command(description="Take back your last move (if nobody has acted since)")
     async def undo(self, interaction: discord.Interaction) -> None:
@@ -125,29 +138,6 @@ class GameCommands(
     async def addbot(self, interaction: discord.Interaction, level: Literal[0, 1] | None = None) -> None:
         await bridge.slash(interaction, _join("/game addbot", level))
 
-    @app_commands.command(description="Play a stuck player's next action by the bot policy (moderators)")
-    @app_commands.autocomplete(player=ac.players)
-    async def skip(self, interaction: discord.Interaction, player: PlayerName | None = None) -> None:
-        await bridge.slash(interaction, _join("/game skip", player))
-
-    @app_commands.command(description="Pause the game (moves, bots and reminders wait), or resume it (moderators)")
-    @app_commands.describe(resume="true to resume a paused game")
-    async def pause(self, interaction: discord.Interaction, resume: bool = False) -> None:
-        await bridge.slash(interaction, "/game pause off" if resume else "/game pause")
-
-    @app_commands.command(description="Hand a player's seat to an AI player (moderators)")
-    @app_commands.describe(level="0 = random moves, 1 = normal")
-    @app_commands.autocomplete(player=ac.players)
-    async def replacebot(
-        self, interaction: discord.Interaction, player: PlayerName, level: Literal[0, 1] | None = None
-    ) -> None:
-        await bridge.slash(interaction, _join("/game replacebot", player, level))
-
-    @app_commands.command(description="Roll the game back to an earlier move (moderators)")
-    @app_commands.describe(move="keep the moves up to and including this number")
-    async def rollback(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000]) -> None:
-        await bridge.slash(interaction, _join("/game rollback", move))
-
     @app_commands.command(name="list", description="Games in this server and whose turn it is")
     async def list_games(self, interaction: discord.Interaction) -> None:
         await bridge.slash(interaction, "/game list", private=True)
@@ -157,36 +147,96 @@ class GameCommands(
         await bridge.slash(interaction, "/game mygames", private=True)
 
     @app_commands.command(description="Turn pings on or off for you")
-    async def pings(self, interaction: discord.Interaction, state: Literal["on", "off"]) -> None:
-        await bridge.slash(interaction, f"/game pings {state}", private=True)
+    @app_commands.describe(on="true: ping me when it is my turn; false: no pings")
+    async def pings(self, interaction: discord.Interaction, on: bool) -> None:
+        await bridge.slash(interaction, f"/game pings {'on' if on else 'off'}", private=True)
 
-    @app_commands.command(description="Register the slash commands with Discord (bot owner)")
-    @app_commands.describe(scope="this server (instant) or everywhere (global)")
-    async def sync(self, interaction: discord.Interaction, scope: Literal["server", "global"] = "server") -> None:
-        await owner_sync(interaction, scope == "global")
+
+class ModCommands(
+    TopGroup,
+    name="mod",
+    description="Moderate games: kick, skip, substitute, pause, roll back, settings",
+    default_permissions=MODERATORS,
+):
+    config = app_commands.Group(name="config", description="Channel settings (moderators)")
+
+    @app_commands.command(description="Remove a player from the game (kicked by a moderator)")
+    @app_commands.describe(player="the player to remove")
+    @app_commands.autocomplete(player=ac.players)
+    async def kick(self, interaction: discord.Interaction, player: PlayerName) -> None:
+        await bridge.slash(interaction, _join("/mod kick", player))
+
+    @app_commands.command(description="Give a player's seat to another member")
+    @app_commands.describe(player="the seat to hand over", new="who takes it over")
+    @app_commands.autocomplete(player=ac.players)
+    async def substitute(self, interaction: discord.Interaction, player: PlayerName, new: discord.Member) -> None:
+        await bridge.slash(
+            interaction, _join("/mod substitute", player, f"<@{new.id}>"), names={str(new.id): new.display_name}
+        )
+
+    @app_commands.command(description="End a stuck player's turn or phase with the game's declared skip move")
+    @app_commands.describe(player="whose turn to skip (default: the first player who must act)")
+    @app_commands.autocomplete(player=ac.players)
+    async def skip(self, interaction: discord.Interaction, player: PlayerName | None = None) -> None:
+        await bridge.slash(interaction, _join("/mod skip", player))
+
+    @app_commands.command(description="Pause the game (moves, bots and reminders wait), or resume it")
+    @app_commands.describe(resume="true to resume a paused game")
+    async def pause(self, interaction: discord.Interaction, resume: bool = False) -> None:
+        await bridge.slash(interaction, "/mod pause off" if resume else "/mod pause")
+
+    @app_commands.command(description="Hand a player's seat to an AI player")
+    @app_commands.describe(player="the seat to hand to the AI", level="0 = random moves, 1 = normal")
+    @app_commands.autocomplete(player=ac.players)
+    async def replacebot(
+        self, interaction: discord.Interaction, player: PlayerName, level: Literal[0, 1] | None = None
+    ) -> None:
+        await bridge.slash(interaction, _join("/mod replacebot", player, level))
+
+    @app_commands.command(description="Roll the game back to an earlier move")
+    @app_commands.describe(move="keep the moves up to and including this number")
+    async def rollback(self, interaction: discord.Interaction, move: app_commands.Range[int, 0, 100000]) -> None:
+        await bridge.slash(interaction, _join("/mod rollback", move))
+
+    @app_commands.command(description="Abort the channel's game at once")
+    async def abort(self, interaction: discord.Interaction) -> None:
+        await bridge.slash(interaction, "/mod abort")
 
     @config.command(name="show", description="Show this channel's settings")
     async def config_show(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game config show", private=True)
+        await bridge.slash(interaction, "/mod config show", private=True)
 
     @config.command(name="reminder", description="Remind waiting players after this many idle hours")
     @app_commands.describe(hours="hours, or off")
     async def config_reminder(self, interaction: discord.Interaction, hours: app_commands.Range[str, 1, 10]) -> None:
-        await bridge.slash(interaction, f"/game config reminder {hours}", private=True)
+        await bridge.slash(interaction, f"/mod config reminder {hours}", private=True)
 
     @config.command(name="deadline", description="Offer moderators skip / bot / kick after this many hours")
     @app_commands.describe(hours="hours, or off")
     async def config_deadline(self, interaction: discord.Interaction, hours: app_commands.Range[str, 1, 10]) -> None:
-        await bridge.slash(interaction, f"/game config deadline {hours}", private=True)
+        await bridge.slash(interaction, f"/mod config deadline {hours}", private=True)
 
     @config.command(name="lobby", description="Close lobbies that have not started after this many days")
     @app_commands.describe(days="days (default 7)")
     async def config_lobby(self, interaction: discord.Interaction, days: app_commands.Range[str, 1, 10]) -> None:
-        await bridge.slash(interaction, f"/game config lobby {days}", private=True)
+        await bridge.slash(interaction, f"/mod config lobby {days}", private=True)
 
     @config.command(name="modrole", description="Members with this role moderate games (omit to clear)")
+    @app_commands.describe(role="the moderator role; leave it out to clear the setting")
     async def config_modrole(self, interaction: discord.Interaction, role: discord.Role | None = None) -> None:
-        await bridge.slash(interaction, f"/game config modrole {f'<@&{role.id}>' if role else 'off'}", private=True)
+        await bridge.slash(interaction, f"/mod config modrole {f'<@&{role.id}>' if role else 'off'}", private=True)
+
+
+class OwnerCommands(
+    TopGroup,
+    name="owner",
+    description="Bot owner tools",
+    default_permissions=ADMINISTRATORS,
+):
+    @app_commands.command(description="Register the slash commands with Discord (bot owner)")
+    @app_commands.describe(everywhere="true: register globally (up to an hour); false: this server only (instant)")
+    async def sync(self, interaction: discord.Interaction, everywhere: bool = False) -> None:
+        await owner_sync(interaction, everywhere)
 
 
 # ----- per-game groups ------------------------------------------------------------------
@@ -197,7 +247,7 @@ def game_group(spec: GameSpec) -> app_commands.Group:
     problems = schema.problems(spec)
     if problems:
         raise ValueError("; ".join(problems))
-    group = app_commands.Group(name=spec.command_group, description=f"{spec.name} moves"[:100], guild_only=True)
+    group = TopGroup(name=spec.command_group, description=f"{spec.name} moves"[:100])
     for verb in spec.verbs:
         group.add_command(verb_command(spec, verb))
     return group
@@ -247,6 +297,8 @@ def playable_games() -> list[GameSpec]:
 def build_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     tree.add_command(GameCommands())
+    tree.add_command(ModCommands())
+    tree.add_command(OwnerCommands())
     for spec in playable_games():
         try:
             tree.add_command(game_group(spec))
@@ -268,7 +320,7 @@ async def sync_tree(tree: app_commands.CommandTree[Any], guild_id: int | None) -
 
 
 async def owner_sync(interaction: discord.Interaction, everywhere: bool) -> None:
-    """``/game sync``: only the bot's owner may re-register commands (it is rate limited by Discord)."""
+    """``/owner sync``: only the bot's owner may re-register commands (it is rate limited by Discord)."""
     if not await delivery.defer(interaction, ephemeral=True, thinking=True):
         return
     bot = bot_of(interaction)

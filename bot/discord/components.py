@@ -4,7 +4,7 @@ Every ``custom_id`` carries the game id, the game's version when the component w
 and an action, so a click is self-contained: it works after a restart (``DynamicItem``
 templates are registered at start-up) and a click on an old board is recognised as stale.
 
-    tcb:<game>:<version>:<action>[:<arg>]     buttons (arg: a verb or a user id)
+    tcb:<game>:<version>:<action>[:<arg>]     buttons (arg: a verb, a user id, or words joined by _)
     tcs:<game>:<version>                       the "choose a move" select menu
 
 Select values are either a full command text (``/tt place B2``) or ``><offset>:<prefix>``
@@ -47,6 +47,7 @@ ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "skip": ("Skip", discord.ButtonStyle.secondary),
     "repl": ("Replace with bot", discord.ButtonStyle.secondary),
     "kick": ("Kick", discord.ButtonStyle.danger),
+    "cmd": ("OK", discord.ButtonStyle.secondary),
 }
 VERB_LABELS = {"done": "Done", "pass": "Pass", "end": "End turn"}
 
@@ -160,9 +161,18 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (GameButton, Move
 # ----- view factories -------------------------------------------------------------------
 
 
-def game_view(game_id: int, version: int, status: str, turn_enders: Sequence[str] = ()) -> discord.ui.View | None:
+def game_view(
+    game_id: int,
+    version: int,
+    status: str,
+    turn_enders: Sequence[str] = (),
+    quick_moves: Sequence[tuple[str, str]] = (),
+    prompt: Sequence[tuple[str, str]] = (),
+) -> discord.ui.View | None:
     """Buttons under a public board or lobby message; None for finished games. ``turn_enders``: the
-    game's bare turn-ending verbs (``Reply.turn_enders``), one button each."""
+    game's bare turn-ending verbs (``Reply.turn_enders``), one button each; ``quick_moves``: the
+    game's one-click moves (label, bare move text); ``prompt``: the reply's own buttons (a vote)."""
+    buttons: list[discord.ui.Item[Any]]
     if status == "lobby":
         buttons = [GameButton(game_id, version, a, row=0) for a in ("join", "start", "addbot")]
     elif status == "active":
@@ -173,9 +183,43 @@ def game_view(game_id: int, version: int, status: str, turn_enders: Sequence[str
         ]
         buttons.append(GameButton(game_id, version, "undo", row=1))
         buttons.append(GameButton(game_id, version, "hand", row=1))
+        for label, text in list(quick_moves)[:3]:
+            arg = words_arg(text)
+            if arg:
+                buttons.append(GameButton(game_id, version, "mv", arg, label=label, row=1))
     else:
         return None
+    buttons += prompt_buttons(game_id, version, prompt, row=2)
     return _view(buttons)
+
+
+def words_arg(text: str) -> str:
+    """A short command text as a button argument: words joined by ``_`` ("" if it does not fit)."""
+    arg = "_".join(text.split())
+    return arg if re.fullmatch(r"[A-Za-z0-9_-]{1,40}", arg) else ""
+
+
+def arg_words(arg: str) -> str:
+    return " ".join(arg.split("_"))
+
+
+def prompt_buttons(
+    game_id: int, version: int, prompt: Sequence[tuple[str, str]], row: int = 0
+) -> list[discord.ui.Item[Any]]:
+    """A reply's confirmation or vote buttons ((label, ``/game ...`` text)); the first is the primary one."""
+    buttons: list[discord.ui.Item[Any]] = []
+    for i, (label, text) in enumerate(list(prompt)[:MAX_BUTTONS]):
+        words = text.split()
+        arg = words_arg(" ".join(words[1:])) if words and words[0] == "/game" else ""
+        if arg:
+            style = discord.ButtonStyle.primary if i == 0 else discord.ButtonStyle.secondary
+            buttons.append(GameButton(game_id, version, "cmd", arg, label=label, style=style, row=row))
+    return buttons
+
+
+def prompt_view(game_id: int, version: int, prompt: Sequence[tuple[str, str]]) -> discord.ui.View | None:
+    buttons = prompt_buttons(game_id, version, prompt)
+    return _view(buttons) if buttons else None
 
 
 def deadline_view(game_id: int, version: int, waiting: Sequence[tuple[str, str]]) -> discord.ui.View:

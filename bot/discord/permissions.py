@@ -1,4 +1,4 @@
-"""Who is a moderator (Manage Channels, or the role set by ``/game config modrole``), who manages the
+"""Who is a moderator (Manage Channels, or the role set by ``/mod config modrole``), who manages the
 server, and who owns the bot."""
 
 from __future__ import annotations

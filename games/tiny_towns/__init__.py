@@ -30,9 +30,15 @@ GAME = GameSpec(
     hidden_move=lambda move: move.get(MOVE_KEY) == "monument",  # which monument you keep is secret until built
     verbs=notation.VERBS,
     undo_scope=rules.undo_scope,
-    # A stuck seat gets the level-1 bot's move: it places sensibly and says done, which is what a
-    # moderator's skip has always played for Tiny Towns.
-    skip_move=lambda state, seat: ai.bot_move(state, seat, 1),
+    # A moderator's /mod skip plays the least harmful legal move (never the bot's strategy).
+    skip_move=rules.skip_move,
+    kick=rules.kick,
+    quick_start=(
+        "Every round one resource is named (`/tt announce wood`) and everyone places it in their 4x4 town: "
+        "`/tt place B2`. Build when a pattern is complete: `/tt build cottage A1 A2 B2`, then `/tt done` (or "
+        "the Done button). Most points when the towns are full wins.\n"
+        "`/game hand` shows your town and your legal moves as a menu; autocomplete offers only legal moves."
+    ),
 )
 
 MANIFEST = GameManifest(

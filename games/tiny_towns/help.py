@@ -50,7 +50,7 @@ def _split(topic: str, header: str, lines: list[str]) -> dict[str, str]:
     names = [topic] + [f"{topic}-{i}" for i in range(2, len(chunks) + 1)]
     out = {}
     for i, (name, chunk) in enumerate(zip(names, chunks, strict=True)):
-        more = [f"More: /game rules {names[i + 1]}"] if i + 1 < len(names) else []
+        more = [f"More: `/game rules tiny-towns {names[i + 1]}`"] if i + 1 < len(names) else []
         out[name] = "\n".join(chunk + more)
     return out
 

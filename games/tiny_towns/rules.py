@@ -553,6 +553,40 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
     return new, events
 
 
+def kick(state: State, seat: int) -> tuple[State, list[Event]]:
+    """A moderator removes ``seat``: the town stops as a resigned one does (see the rules decisions),
+    marked kicked so the texts and the board say so."""
+    new, events = resign(state, seat)
+    new["towns"][seat]["kicked"] = True
+    for event in events:
+        if event.get("text") == f"{_name(new, seat)} leaves the game.":
+            event["text"] = f"{_name(new, seat)} was kicked by a moderator."
+    return new, events
+
+
+def skip_move(state: State, seat: int) -> Move:
+    """A moderator's /mod skip: the least harmful legal move, never a strategic one. The first monument
+    dealt; the first resource allowed; the named resource (no substitute) on the empty square with the
+    fewest empty neighbours (a corner before an edge before the middle, then reading order), so it
+    blocks as few future buildings as possible; after placing, done (nothing is built)."""
+    legal = legal_moves(state, seat)
+    if not legal:
+        raise IllegalMove("There is nothing to skip for this player now.")
+    cells = state["towns"][seat]["cells"]
+
+    def harm(move: Move) -> tuple[int, int, int]:
+        index = CELL_INDEX[move["cell"]]
+        row, col = divmod(index, 4)
+        around = [(row + dr, col + dc) for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))]
+        empty = sum(1 for r, c in around if 0 <= r < 4 and 0 <= c < 4 and not cells[r * 4 + c])
+        return (int(bool(cells[index])), int("resource" in move), empty * 100 + index)
+
+    places = [m for m in legal if m[MOVE_KEY] == "place"]
+    if places:
+        return min(places, key=harm)
+    return next((m for m in legal if m[MOVE_KEY] == "done"), legal[0])
+
+
 # ---------------------------------------------------------------- redeal (conformance suite)
 
 

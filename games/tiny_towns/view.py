@@ -69,6 +69,7 @@ def view(state: State, viewer: int | None) -> View:
                 "done": bool(town["done"]),
                 "complete": bool(town["complete"]),
                 "resigned": bool(town["resigned"]),
+                "kicked": bool(town.get("kicked")),
                 "monument": town.get("monument") if (built or own) else None,
                 "monument_built": built,
                 "monument_options": (

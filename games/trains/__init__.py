@@ -8,7 +8,7 @@ from games.trains.content import MAP_NAMES
 from games.trains.help import RULES_HELP
 from games.trains.movegen import legal_moves
 from games.trains.notation import VERBS, format_move, hidden_move, parse
-from games.trains.rules import RULES_VERSION, apply, resign, setup, status, undo_scope
+from games.trains.rules import RULES_VERSION, apply, kick, resign, setup, skip_move, status, undo_scope
 from games.trains.scoring import standings
 from games.trains.view import move_label, private_summary, view
 
@@ -46,9 +46,16 @@ GAME = GameSpec(
     move_label=move_label,
     verbs=VERBS,
     undo_scope=undo_scope,
-    # A moderator's /game skip plays the level-1 bot's move for the stuck seat, as it always has:
-    # the start phase has no bare verb, and a real turn beats a bare "end" for the other players.
-    skip_move=lambda state, seat: bot_move(state, seat, 1),
+    # A moderator's /mod skip ends the turn without playing or buying (never the bot's strategy).
+    skip_move=skip_move,
+    kick=kick,
+    quick_moves=(("Play all trains", "play all-trains"),),
+    quick_start=(
+        "Each player first places a free starting rail: `/trains start E5` (or a city: `/trains start shinjuku`).\n"
+        "On your turn play cards and buy, in any order, then end: `/trains play all-trains` (or the Play all "
+        "trains button), `/trains play lay-rails E6`, `/trains buy express-train`, `/trains end`.\n"
+        "`/game hand` shows your hand with your legal moves as a menu; autocomplete offers only legal moves."
+    ),
 )
 
 # The Trains board colours (RGB), read by rendering/trains.py; "accent" colours the standings chart.

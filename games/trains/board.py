@@ -17,6 +17,37 @@ def game_map(state: State) -> GameMap:
     return MAPS[state["map"]]
 
 
+def place_word(name: str) -> str:
+    """How a city or remote location is typed in place of its hex: "Mt. Takao" -> ``mt-takao``."""
+    return "-".join(name.lower().replace(".", " ").split())
+
+
+# Every city and remote location name, as typed, -> {map slug: its hex}. Hex arguments accept them
+# (``/trains play station-expansion shinjuku``); the game's map decides the hex when the move is applied.
+PLACE_WORDS: dict[str, dict[str, str]] = {}
+for _map in MAPS.values():
+    for _hex, _place in (*_map.cities.items(), *_map.remotes.items()):
+        PLACE_WORDS.setdefault(place_word(_place.name), {})[_map.slug] = _hex
+
+
+def place_hex(state: State, word: str) -> str:
+    """The hex a hex argument names on this game's map: a label (E5) as it is, a place name resolved."""
+    found = PLACE_WORDS.get(word.lower())
+    if found is None:
+        return word
+    gmap = game_map(state)
+    if gmap.slug not in found:
+        raise IllegalMove(f'There is no "{word}" on the {gmap.name} map.')
+    return found[gmap.slug]
+
+
+def place_name(state: State, hexname: str) -> str:
+    """The city or remote location on ``hexname`` ('' for other hexes)."""
+    gmap = game_map(state)
+    place = gmap.cities.get(hexname) or gmap.remotes.get(hexname)
+    return place.name if place is not None else ""
+
+
 def own_hexes(state: State, seat: int) -> list[str]:
     return [h for h, seats in state["rails"].items() if seat in seats]
 

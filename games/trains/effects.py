@@ -77,8 +77,11 @@ def _bad(card: Card, problem: str) -> IllegalMove:
 
 
 def norm_hex(card: Card, word: str) -> str:
+    """A hex label (E5) or a city or remote location name (shinjuku), resolved on the game's map."""
+    if word.lower() in board.PLACE_WORDS:
+        return word.lower()
     if not HEX_PATTERN.match(word):
-        raise _bad(card, f'"{word}" is not a hex label like E5.')
+        raise _bad(card, f'"{word}" is not a hex label like E5 or a city name like shinjuku.')
     return word.upper()
 
 

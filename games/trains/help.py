@@ -25,7 +25,7 @@ def _pages(name: str, header: str, lines: list[str], footer: str = "") -> dict[s
     names = [name if i == 0 else f"{name}-{i + 1}" for i in range(len(pages))]
     out: dict[str, str] = {}
     for i, page in enumerate(pages):
-        more = f"\nMore: `/game rules {names[i + 1]}`." if i + 1 < len(pages) else ""
+        more = f"\nMore: `/game rules trains {names[i + 1]}`." if i + 1 < len(pages) else ""
         out[names[i]] = "\n".join(page) + more
     return out
 
@@ -89,6 +89,9 @@ RULES_HELP: dict[str, str] = {
         "/trains play dispatcher central-station rail E5 then money. 'skip' plays a card for its value "
         "without its effect.\n"
         "/trains buy CARD [top] - 'top' puts it on your deck when Early Train is active.\n"
+        "/trains play all-trains - play every train card in your hand that needs no choices at once (not "
+        "Freight or Mail Train, nor Commuter Rush).\n"
+        "Hexes: a label like E5, or the name of a city or remote location (shinjuku, mt-takao).\n"
         "/trains pass - only if you have neither played nor bought: return all Waste in hand and end "
         "the turn.\n"
         "/trains end - end your turn (clean up, draw 5)."

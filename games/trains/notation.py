@@ -1,7 +1,8 @@
 """Command text <-> move dicts.
 
 /trains start E5
-/trains play lay-rails E5
+/trains play lay-rails E5      (or a city: /trains play lay-rails shinjuku)
+/trains play all-trains
 /trains play dispatcher central-station rail E5 then money
 /trains buy express-train [top]
 /trains pass
@@ -15,8 +16,12 @@ from dataclasses import replace
 from games.base import MOVE_KEY, IllegalMove, Move
 from games.notation import expect_word, suggest, tokens
 from games.schema import Slot, Verb, usage_lines
+from games.trains.board import PLACE_WORDS
 from games.trains.content import CARDS
 from games.trains.effects import HEX_PATTERN, normalize
+
+# ``/trains play all-trains``: every train card in hand that needs no choices, in one move.
+ALL_TRAINS = "all-trains"
 
 GROUP = "trains"
 
@@ -82,12 +87,18 @@ def parse(text: str) -> Move:
     if verb == "start":
         if len(rest) != 1:
             raise IllegalMove(f"Use: {USAGE['start']} (for example /trains start E5).")
+        if rest[0].lower() in PLACE_WORDS:
+            return {MOVE_KEY: "start", "hex": rest[0].lower()}
         if not HEX_PATTERN.match(rest[0]):
-            raise IllegalMove(f'"{rest[0]}" is not a hex label like E5.')
+            raise IllegalMove(f'"{rest[0]}" is not a hex label like E5 or a city name like shinjuku.')
         return {MOVE_KEY: "start", "hex": rest[0].upper()}
     if verb == "play":
         if not rest:
             raise IllegalMove(f"Use: {USAGE['play']}, for example /trains play lay-rails E5.")
+        if rest[0] == ALL_TRAINS:
+            if rest[1:]:
+                raise IllegalMove(f"/trains play {ALL_TRAINS} takes no further words.")
+            return {MOVE_KEY: "play", "card": ALL_TRAINS, "args": []}
         slug = _card(rest[0])
         return {MOVE_KEY: "play", "card": slug, "args": normalize(CARDS[slug], rest[1:])}
     if verb == "buy":

@@ -14,7 +14,7 @@ from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
 from games.trains.effects import play_card
-from games.trains.notation import VERB_NAMES
+from games.trains.notation import ALL_TRAINS, VERB_NAMES
 
 RULES_VERSION = "1"
 
@@ -240,7 +240,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     events: list[Event] = []
     name = new["names"][seat]
     if verb == "start":
-        hexname = str(move.get("hex", ""))
+        hexname = board.place_hex(new, str(move.get("hex", "")))
         problem = board.start_problem(new, seat, hexname)
         if problem:
             raise IllegalMove(problem)
@@ -249,6 +249,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         new["players"][seat]["start"] = hexname
         events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
         _advance_start(new, events)
+    elif verb == "play" and move.get("card") == ALL_TRAINS:
+        _play_all_trains(new, seat, events)
     elif verb == "play":
         slug = str(move.get("card", ""))
         if slug not in CARDS:
@@ -256,6 +258,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         args = move.get("args", [])
         if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
             raise IllegalMove("Card choices must be a list of words.")
+        # City and remote location names stand for their hex on this game's map.
+        args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
         text = play_card(new, seat, slug, args, events)
         events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "buy":
@@ -273,6 +277,26 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         _end_turn(new, events)
     new["move_number"] += 1
     return new, events
+
+
+# Train cards that ``/trains play all-trains`` plays: those without choices or drawbacks (not Freight
+# or Mail Train, which ask what to return, nor Commuter Rush, which brings Waste).
+ALL_TRAIN_KINDS = ("none", "early_train", "track_vp", "draw")
+
+
+def _play_all_trains(state: State, seat: int, events: list[Event]) -> None:
+    hand = state["players"][seat]["hand"]
+    slugs = [s for s in hand if CARDS[s].type == "train" and CARDS[s].kind in ALL_TRAIN_KINDS]
+    if not slugs:
+        raise IllegalMove("You have no train card to play without choices (Freight and Mail Train need choices).")
+    effects: list[Event] = []
+    played = []
+    for slug in slugs:
+        text = play_card(state, seat, slug, [], effects)
+        played.append(CARDS[slug].name + (f" ({text})" if text else ""))
+    money = state["turn"]["money"]
+    line = f"{state['names'][seat]} plays all trains: {', '.join(played)}; {money} money to spend."
+    events += [{"text": line}, *effects]
 
 
 def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> None:
@@ -312,7 +336,7 @@ def status(state: State) -> Status:
         from games.trains.scoring import standings
 
         table = standings(state)
-        winners = [r["player"] for r in table if r["rank"] == 1 and r.get("title") != "resigned"]
+        winners = [r["player"] for r in table if r["rank"] == 1 and r.get("title") not in ("resigned", "kicked")]
         if len(winners) > 1:
             summary = f"Game over: {' and '.join(winners)} share the win with {table[0]['score']} points."
         elif winners:
@@ -327,6 +351,35 @@ def status(state: State) -> Status:
     buys = turn["buys"]
     summary = f"{names[seat]}'s turn ({turn['money']} money, {buys} buy{'s' if buys != 1 else ''} made)"
     return Status(to_act=(seat,), finished=False, summary=summary)
+
+
+def kick(state: State, seat: int) -> tuple[State, list[Event]]:
+    """A moderator removes ``seat``: like a resignation, said as a kick; whether the seat's rails stay
+    on the board (and keep costing others) is the ``kicked_rails`` rule in data/rules.json."""
+    new, events = resign(state, seat)
+    name = new["names"][seat]
+    new["players"][seat]["kicked"] = True
+    if RULES.get("kicked_rails") == "lifted":
+        for hexname in [h for h, seats in new["rails"].items() if seat in seats]:
+            new["rails"][hexname] = [s for s in new["rails"][hexname] if s != seat]
+            if not new["rails"][hexname]:
+                del new["rails"][hexname]
+    for event in events:
+        if event.get("text") == f"{name} resigns.":
+            event["text"] = f"{name} was kicked by a moderator."
+    return new, events
+
+
+def skip_move(state: State, seat: int) -> Move:
+    """A moderator's /mod skip: end the turn without playing or buying. In the start phase, where a
+    starting rail must go down, the first free hex in label order (not a chosen one)."""
+    if state["phase"] == "start":
+        from games.trains.movegen import legal_moves  # movegen imports this module
+
+        starts = legal_moves(state, seat)
+        if starts:
+            return starts[0]
+    return {MOVE_KEY: "end"}
 
 
 def resign(state: State, seat: int) -> tuple[State, list[Event]]:

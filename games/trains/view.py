@@ -67,6 +67,7 @@ def view(state: State, viewer: int | None) -> View:
                 "score": sum(parts.values()),
                 "breakdown": parts,
                 "resigned": p["resigned"],
+                "kicked": bool(p.get("kicked")),
                 "start": p["start"],
             }
         )
@@ -153,7 +154,15 @@ def private_summary(state: State, seat: int) -> str:
 
 
 def move_label(state: State, seat: int, move: dict[str, Any]) -> str:
-    """What a legal move does to your turn, for autocomplete: terrain, price, money and Waste."""
+    """What a legal move does to your turn, for autocomplete: the city or remote location its hexes
+    are, terrain, price, money and Waste."""
+    places = [board.place_name(state, word) for word in [move.get("hex", ""), *move.get("args", [])]]
+    named = ", ".join(p for p in places if p)  # autocomplete shows the hex and its city: "H6 (Shinjuku, city)"
+    label = _label(state, seat, move)
+    return ", ".join(part for part in (named, label) if part)
+
+
+def _label(state: State, seat: int, move: dict[str, Any]) -> str:
     from games.trains.rules import apply  # rules imports view's neighbours; keep this local
 
     verb = move.get(MOVE_KEY)

@@ -641,7 +641,7 @@ async def play(
             continue
         if step >= MAIN_STEPS:  # long enough: ann's rivals resign one by one
             rival = next((a for a in owner.values() if a != ANN), None)
-            if rival is not None and (await run.say(rival, "/game resign")).ok:
+            if rival is not None and (await run.say(rival, "/game resign confirm")).ok:
                 continue
         seat = picker.choice(waiting)
         actor = owner[seat]

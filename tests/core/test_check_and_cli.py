@@ -45,6 +45,7 @@ async def test_check_replays_with_the_names_kept_in_the_state_not_the_seats(host
 
 def test_check_cli_exit_status(tmp_path):
     env = {**os.environ, "DATABASE_PATH": str(tmp_path / "c.db")}
+    subprocess.run([sys.executable, "-m", "bot.cli", "console"], input="", cwd=tmp_path, env=env, timeout=60)
     done = subprocess.run(
         [sys.executable, "-m", "bot.cli", "check"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=60
     )
@@ -64,7 +65,7 @@ async def test_console_plays_a_channel_and_writes_images(tmp_path):
     text = out.getvalue()
     assert "Tiny Towns started with ann, bob." in text
     assert "ann names wood" in text.lower()
-    assert "[error (only you see this)]" in text and "not a square" in text
+    assert "[error, only bob sees this]" in text and "not a square" in text
     images = list((tmp_path / "out").glob("*.png"))
     assert images and all(p.read_bytes().startswith(b"\x89PNG") for p in images)
     assert f"image: {tmp_path / 'out'}" in text

@@ -129,7 +129,7 @@ async def test_moderators_kick_substitute_skip_and_abort(host, store):
 
 async def test_resign_ends_a_two_player_game_for_the_resigner(host, store):
     await started_two_player(host)
-    reply = await say(host, BOB, "/game resign")
+    reply = await say(host, BOB, "/game resign confirm")
     assert reply.ok and "bob resigned" in reply.public
     moves = await store.moves((await store.all_games())[0].id)
     assert moves[-1].text == "/game resign" and moves[-1].seat == 1

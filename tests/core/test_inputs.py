@@ -54,7 +54,7 @@ async def test_rollback_takes_only_plain_digits(host, store, word):
     await started_two_player(host)
     assert (await say(host, ANN, "/tt announce wood")).ok
     reply = await refused_and_unchanged(host, store, MOD, f"/game rollback {word}", R.BAD_COMMAND)
-    assert "/game rollback" in reply.private
+    assert "/mod rollback" in reply.private
 
 
 async def test_rollback_past_the_end_names_the_range(host, store):

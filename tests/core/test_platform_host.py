@@ -115,7 +115,7 @@ async def test_undo_refuses_a_move_that_drew_cards_and_a_resignation(host: Condu
     refused = await say(host, ANN, "/game undo")
     assert refused.error == R.ILLEGAL and "drew something at random" in refused.private
     assert await snapshot(store) == before
-    assert (await say(host, CAT, "/game resign")).ok
+    assert (await say(host, CAT, "/game resign confirm")).ok
     assert (await store.open_game(GUILD, CHANNEL)) is not None  # two players play on
     before = await snapshot(store)
     final = await say(host, CAT, "/game undo")

@@ -135,7 +135,7 @@ async def test_a_damaged_game_is_isolated_and_a_moderator_can_abort_it(host: Con
     assert row is not None
     await store.connection.execute("UPDATE games SET state = '{broken' WHERE id = ?", (row.id,))
     refused = await say(host, ANN, "/tt announce wood")
-    assert refused.error == R.DAMAGED and "/game abort" in refused.private
+    assert refused.error == R.DAMAGED and "/mod abort" in refused.private
     assert (await say(host, ANN, "/game status")).error == R.DAMAGED
     assert await host.legal_commands(GUILD, CHANNEL, ANN.user_id) == []
     listed = (await say(host, ANN, "/game list")).private

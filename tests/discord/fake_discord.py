@@ -516,6 +516,22 @@ class FakeDiscord:
                     return command
         raise AssertionError(f"/{name} is not registered (was `conductor sync` run?)")
 
+    def visible_commands(self, user: int, channel_id: int | None = None) -> list[str]:
+        """The top-level commands ``user`` sees in the command picker: Discord shows a command whose
+        ``default_member_permissions`` is set only to members holding all of those permissions in the
+        channel ("0": administrators only)."""
+        permissions = self.permissions(user, channel_id or self.GAMES)
+        seen = []
+        for command in self.commands.get(str(self.GUILD), []) + self.commands.get("global", []):
+            wanted = command.get("default_member_permissions")
+            if (
+                wanted is None
+                or permissions == ALL_PERMISSIONS
+                or (int(wanted) and permissions & int(wanted) == int(wanted))
+            ):
+                seen.append(command["name"])
+        return seen
+
     def _options(
         self,
         command: dict[str, Any],

@@ -13,6 +13,7 @@ from typing import Any
 NAME = re.compile(r"^[-_\w]{1,32}$")
 MAX_COMMAND_TOTAL = 8000  # name + description + option names/descriptions + choice names/values
 INT_LIMIT = 2**53
+YES_NO = ({"on", "off"}, {"yes", "no"}, {"true", "false"})
 
 
 def command_problems(commands: list[dict[str, Any]]) -> list[str]:
@@ -24,6 +25,8 @@ def command_problems(commands: list[dict[str, Any]]) -> list[str]:
         problems.append(f"duplicate command names {names}")
     for command in commands:
         where = f"/{command.get('name')}"
+        if "dm_permission" in command:
+            problems.append(f"{where}: dm_permission is deprecated (use contexts)")
         problems += _named(command, where)
         problems += _options(command.get("options", []), where, depth=0)
         total = _characters(command)
@@ -39,6 +42,8 @@ def _named(item: dict[str, Any], where: str) -> list[str]:
         problems.append(f"{where}: bad name {name!r} (1-32 lower-case letters, digits, - or _)")
     if not isinstance(description, str) or not 1 <= len(description) <= 100:
         problems.append(f"{where}: description must be 1-100 characters, got {len(description or '')}")
+    elif description.strip(" .…") == "":
+        problems.append(f"{where}: placeholder description {description!r} (say what it is)")
     return problems
 
 
@@ -72,6 +77,8 @@ def _options(options: list[dict[str, Any]], where: str, depth: int) -> list[str]
             else:
                 seen_optional = True
             choices = option.get("choices") or []
+            if {str(c.get("value")).lower() for c in choices} in YES_NO:
+                problems.append(f"{here}: a yes/no option must be a boolean, not choices {choices}")
             if len(choices) > 25:
                 problems.append(f"{here}: {len(choices)} choices > 25")
             if choices and option.get("autocomplete"):

@@ -23,7 +23,7 @@ from tests.discord.botproc import BotProcess
 from tests.discord.fake_discord import EPHEMERAL, FakeDiscord, InteractionRecord, Message
 from tests.discord.helpers import button, pending_announcements, poll, read_game
 
-COMMANDS = 1 + len(games.available_slugs())  # /game plus one group per registered game
+COMMANDS = 3 + len(games.available_slugs())  # /game, /mod, /owner plus one group per registered game
 
 F = FakeDiscord
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -75,10 +75,10 @@ def created_thread_id(fake: FakeDiscord, parent: int) -> str:
 async def test_sync_is_owner_only(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, _ = world
     puts = len(fake.requests_to("PUT", r"/guilds/\d+/commands$"))
-    refused = await settle(await fake.slash(F.MOD, "game sync"))
+    refused = await settle(await fake.slash(F.MOD, "owner sync"))
     assert "Only the bot's owner" in only(refused.ephemeral).content
     assert len(fake.requests_to("PUT", r"/guilds/\d+/commands$")) == puts
-    done = await settle(await fake.slash(F.OWNER, "game sync"))
+    done = await settle(await fake.slash(F.OWNER, "owner sync"))
     assert f"Registered {COMMANDS} commands in this server" in only(done.ephemeral).content
     assert len(fake.requests_to("PUT", r"/guilds/\d+/commands$")) == puts + 1
 
@@ -103,7 +103,7 @@ async def test_autocomplete_offers_only_legal_values_fast(world: tuple[FakeDisco
     assert sorted(c["value"] for c in squares) == ["B1", "B2", "B3", "B4"]
     options = await fake.autocomplete(F.ANN, "game new", {"game": "tiny-towns", "options": "cave="}, focused="options")
     assert {c["value"] for c in options} == {"cave=on", "cave=off"}
-    players = await fake.autocomplete(F.MOD, "game kick", {"player": ""}, focused="player")
+    players = await fake.autocomplete(F.MOD, "mod kick", {"player": ""}, focused="player")
     assert {c["name"] for c in players} == {"ann", "bob"} and {c["value"] for c in players} == {str(F.ANN), str(F.BOB)}
 
 
@@ -188,13 +188,13 @@ async def test_timer_posts_without_permission_are_logged_not_fatal(world: tuple[
         await fake.slash(F.ANN, "game new", {"game": "tiny-towns", "options": "buildings=first-game"}, channel=F.QUIET)
     )
     await settle(await fake.slash(F.BOB, "game join", channel=F.QUIET))
-    await settle(await fake.slash(F.MOD, "game config reminder", {"hours": "0.0002"}, channel=F.QUIET))
+    await settle(await fake.slash(F.MOD, "mod config reminder", {"hours": "0.0002"}, channel=F.QUIET))
     started = await settle(await fake.slash(F.ANN, "game start", channel=F.QUIET))
     assert started.public  # answers to interactions need no Send Messages permission
     await fake.wait_until(
         lambda: any(r.status == 403 for r in fake.requests_to("POST", rf"/channels/{F.QUIET}/messages$")), 10
     )
-    await settle(await fake.slash(F.MOD, "game config reminder", {"hours": "off"}, channel=F.QUIET))
+    await settle(await fake.slash(F.MOD, "mod config reminder", {"hours": "off"}, channel=F.QUIET))
     assert "channel message failed: forbidden (50013)" in bot.log()
     alive = await settle(await fake.slash(F.ANN, "game status", channel=F.QUIET))
     assert "Tiny Towns" in alive.private_text

@@ -185,7 +185,7 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
     last_board = await play_turns(3)
 
     # ----- deadline: moderator buttons on the timer post; replace a stuck player with a bot --------
-    config = await (await fake.slash(F.MOD, "game config deadline", {"hours": "0.0003"})).settle()
+    config = await (await fake.slash(F.MOD, "mod config deadline", {"hours": "0.0003"})).settle()
     assert "Deadline set" in only(config.ephemeral).content
     posts_before = len(fake.requests_to("POST", rf"/channels/{F.GAMES}/messages$"))
     last_board = await play_turns(1)  # reschedules the timers with the ~1 s deadline
@@ -195,7 +195,7 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
     assert deadline.interaction_id is None  # posted by the dispatcher, not as an answer
     not_mod = await (await fake.click(F.ANN, deadline, button(deadline, f"kick:{stuck}"))).settle()
     assert_private_refusal(not_mod, "moderator")
-    off = await (await fake.slash(F.MOD, "game config deadline", {"hours": "off"})).settle()
+    off = await (await fake.slash(F.MOD, "mod config deadline", {"hours": "off"})).settle()
     assert "off" in off.private_text
     replaced = await (await fake.click(F.MOD, deadline, button(deadline, f"repl:{stuck}"))).settle()
     assert "to a bot" in replaced.public_text, replaced.text
@@ -204,13 +204,13 @@ async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotP
     assert str(stuck) not in [s.user_id for s in game.seats]
 
     # ----- a moderator role set by /game config modrole ------------------------------------------
-    assert_private_refusal(await (await fake.slash(F.PAL, "game skip")).settle(), "moderators")
-    await (await fake.slash(F.MOD, "game config modrole", {"role": F.HELPERS})).settle()
+    assert_private_refusal(await (await fake.slash(F.PAL, "mod skip")).settle(), "moderators")
+    await (await fake.slash(F.MOD, "mod config modrole", {"role": F.HELPERS})).settle()
 
     # ----- moderator skips to the end; the standings post --------------------------------------
     final: InteractionRecord | None = None
     for _ in range(400):
-        record = await (await fake.slash(F.PAL, "game skip")).wait()
+        record = await (await fake.slash(F.PAL, "mod skip")).wait()
         assert record.public, record.text
         if read_game(db).status == "finished":
             final = await record.settle()

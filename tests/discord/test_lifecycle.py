@@ -88,7 +88,7 @@ async def test_refusals_are_never_public_and_accepted_commands_answer_at_once(
     assert started.callback_type == 4 and started.public[0].attachments  # the board, not "thinking"
     assert_only_private(await (await fake.slash(F.BOB, "tt announce", {"resource": "wood"})).settle(), "")
     assert_only_private(await (await fake.slash(F.ANN, "tt place", {"square": "Z9"})).settle(), "not a square")
-    assert_only_private(await (await fake.slash(F.CAT, "game skip")).settle(), "moderator")
+    assert_only_private(await (await fake.slash(F.CAT, "mod skip")).settle(), "moderator")
 
     await poll(lambda: pending_announcements(bot.db_path, F.GAMES) == 0)  # everything accepted was posted
     assert fake.violations == [] and fake.unknown == []

@@ -26,7 +26,7 @@ def test_command_tree_is_within_discord_limits() -> None:
     payload = tree_payload()
     assert command_problems(payload) == []
     names = {c["name"] for c in payload}
-    assert names == {"game", *(spec.command_group for spec in playable_games())}
+    assert names == {"game", "mod", "owner", *(spec.command_group for spec in playable_games())}
 
 
 def test_limits_checker_catches_violations() -> None:
@@ -38,8 +38,19 @@ def test_limits_checker_catches_violations() -> None:
             "options": [{"type": 3, "name": f"o{i}", "description": "d", "required": i == 3} for i in range(26)],
         }
     ]
+    bad[0]["dm_permission"] = False
+    bad[0]["options"][0]["description"] = "…"
+    bad[0]["options"][1]["choices"] = [{"name": "on", "value": "on"}, {"name": "off", "value": "off"}]
     problems = " ".join(command_problems(bad))
-    for expected in ("bad name", "description must be", "26 options", "required option after an optional"):
+    for expected in (
+        "bad name",
+        "description must be",
+        "26 options",
+        "required option after an optional",
+        "dm_permission is deprecated",
+        "placeholder description",
+        "must be a boolean",
+    ):
         assert expected in problems
     rows = [
         {"type": 1, "components": [{"type": 2, "style": 1, "label": "b", "custom_id": f"{i}" * 101} for i in range(6)]}
@@ -121,3 +132,41 @@ async def test_move_menus_stay_within_limits_and_reach_every_move() -> None:
             reachable |= {o["value"] for o in rows[0]["components"][0]["options"] if o["value"].startswith("/")}
         offerable = {m for m in moves if len(m) <= 100}
         assert reachable == offerable
+
+
+def _tree_paths(payload: list[dict[str, Any]], groups: set[str]) -> set[str]:
+    paths = set()
+    for command in payload:
+        if command["name"] not in groups:
+            continue
+        for option in command.get("options", []):
+            if option["type"] == 2:
+                paths |= {f"/{command['name']} {option['name']} {sub['name']}" for sub in option["options"]}
+            elif option["type"] == 1:
+                paths.add(f"/{command['name']} {option['name']}")
+    return paths
+
+
+def test_readme_command_list_matches_the_command_tree() -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme.split("## Commands", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"`(/(?:game|mod|owner)(?: [a-z]+)+)`", section))
+    assert listed == _tree_paths(tree_payload(), {"game", "mod", "owner"})
+
+
+def test_moderator_and_owner_commands_are_hidden_by_default_and_game_has_room() -> None:
+    payload = {c["name"]: c for c in tree_payload()}
+    assert payload["mod"]["default_member_permissions"] == discord.Permissions(manage_channels=True).value
+    assert payload["owner"]["default_member_permissions"] == 0  # administrators only
+    assert payload["game"]["default_member_permissions"] is None
+    assert {"kick", "skip", "substitute", "pause", "config", "rollback", "replacebot", "abort"} <= {
+        o["name"] for o in payload["mod"]["options"]
+    }
+    assert not {"kick", "skip", "substitute", "pause", "config", "sync"} & {
+        o["name"] for o in payload["game"]["options"]
+    }
+    assert len(payload["game"]["options"]) <= 22  # room for stats and leaderboard (Discord allows 25)
+    for command in payload.values():
+        assert "dm_permission" not in command and command["contexts"] == [0]

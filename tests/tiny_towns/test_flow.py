@@ -237,4 +237,4 @@ def test_every_rules_topic_fits_one_discord_message() -> None:
     listing = f"\nTopics: {', '.join(GAME.rules_help)} (`/game rules <topic>`)."
     assert len(GAME.rules_help["overview"] + listing) <= 2000
     # A split topic points to its continuation.
-    assert "/game rules buildings-2" in GAME.rules_help["buildings"]
+    assert "/game rules tiny-towns buildings-2" in GAME.rules_help["buildings"]

@@ -39,7 +39,7 @@ def replay(path: Path) -> tuple[dict[str, Any], list[str], list[dict[str, Any]],
             state = GAME.setup(names, parse_options(header.get("options", ""), GAME.options), int(header["seed"]))
         must_fail = key.startswith("!")
         seat = names.index(key.lstrip("!"))
-        if rest == "/game resign":
+        if rest in ("/game resign", "/game resign confirm"):
             state, _ = GAME.resign(state, seat)
             continue
         if must_fail:

@@ -280,12 +280,12 @@ def test_undo_scope_closes_at_game_end(tr):
     assert over["phase"] == "over" and tr.GAME.undo_scope(over) != opened
 
 
-def test_moderator_skip_plays_the_level_one_bot(tr):
+def test_moderator_skip_ends_the_turn_without_playing_or_buying(tr):
     skip = tr.GAME.skip_move
     assert skip is not None
     state = tr.new_game()
-    assert skip(state, 0) == tr.GAME.bot_move(state, 0, 1) and skip(state, 0)["verb"] == "start"
+    assert skip(state, 0) == tr.GAME.legal_moves(state, 0)[0] and skip(state, 0)["verb"] == "start"
     turn = tr.scenario(["normal-train", "normal-train"])
     move = skip(turn, 0)
-    assert move == tr.GAME.bot_move(turn, 0, 1)
+    assert move == {"verb": "end"}
     tr.GAME.apply(turn, 0, move)  # always legal

@@ -54,7 +54,7 @@ def replay(
         seat = names.index(key.lstrip("!"))
         before = state
         try:
-            if rest == "/game resign":
+            if rest in ("/game resign", "/game resign confirm"):
                 state, _ = GAME.resign(state, seat)
             else:
                 state, _ = GAME.apply(state, seat, GAME.parse(rest))
