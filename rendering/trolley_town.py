@@ -431,7 +431,7 @@ def _player_chip(
     elif to_act:
         tags.append(("TO ACT", HIGHLIGHT, INK))
     if resigned:
-        tags.append(("RESIGNED", (90, 90, 90), WHITE))
+        tags.append(("KICKED" if town.get("kicked") else "RESIGNED", (90, 90, 90), WHITE))
     if town.get("title"):
         tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
     _tags(image, draw, tags, x0 + 20, y0 + 36, x1 - 6, 15)
@@ -482,7 +482,7 @@ def _town_tags(view: Mapping[str, Any], town: Mapping[str, Any], seat: int) -> l
     if town.get("expert"):
         tags.append(("EXPERT", (60, 60, 60), WHITE))
     if town.get("resigned"):
-        tags.append(("RESIGNED", (90, 90, 90), WHITE))
+        tags.append(("KICKED" if town.get("kicked") else "RESIGNED", (90, 90, 90), WHITE))
     if town.get("title"):
         tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
     return tags

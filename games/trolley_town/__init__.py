@@ -47,6 +47,13 @@ GAME = GameSpec(
     # A stuck seat gets the sensible default: its pending choice answered with what it holds
     # least of, a pass in construction, done in transport.
     skip_move=rules.skip_move,
+    kick=rules.kick,
+    quick_start=(
+        "My Trolley Town: each round production runs by itself, then on your construction turn "
+        "`/trolley build bakery 2,0`, `/trolley route curve 1,1 90` or `/trolley pass`; in transport "
+        "`/trolley move wood 0,0 2,0`, then `/trolley done` (processing follows). Cells are x,y from your "
+        "Forest at 0,0. More: `/game rules trolley-town`."
+    ),
 )
 
 # Colours (RGB) read by rendering/trolley_town.py; "accent" colours the standings chart.

@@ -158,6 +158,7 @@ class Rules:
     rebuild_players: int
     v_piles: int
     default_order: tuple[str, ...]
+    decisions: tuple[str, ...]
 
 
 def _fail(where: str, message: str) -> NoReturn:
@@ -400,6 +401,7 @@ def load_rules(path: Path = DATA / "rules.json") -> Rules:
         rebuild_players=int(raw["rebuild_players"]),
         v_piles=int(raw["v_piles"]),
         default_order=tuple(raw["default_choice"]["order"]),
+        decisions=tuple(str(line) for line in raw["decisions"]),
     )
 
 

@@ -17,7 +17,8 @@ def _paged(name: str, header: str, lines: list[str]) -> dict[str, str]:
         pages[-1].append(line)
     names = [name if i == 0 else f"{name}-{i + 1}" for i in range(len(pages))]
     return {
-        names[i]: "\n".join(page) + (f"\nMore: `/game rules {names[i + 1]}`." if i + 1 < len(pages) else "")
+        names[i]: "\n".join(page)
+        + (f"\nMore: `/game rules trolley-town {names[i + 1]}`." if i + 1 < len(pages) else "")
         for i, page in enumerate(pages)
     }
 
@@ -103,11 +104,9 @@ RULES_HELP: dict[str, str] = {
         f"choice from those visible (/trolley remove ...), then the market refills. Titles: {TITLES}."
     ),
     **_tiles(),
-    "decisions": (
-        "Our decisions (edit games/trolley_town/data/*.json to change): Forest and Mountain hold 3; costs and "
-        "spaces marked [project]; most special tiles are our design because the published building list was not "
-        "available. Production runs tile by tile in build order; a trigger re-runs surrounding producers once "
-        "(not wood/stone producers, no chains). Processing runs in build order until nothing more converts. A "
-        "moderator's skip answers a pending choice with the resource you hold least of."
+    **_paged(
+        "decisions",
+        "Our decisions (edit games/trolley_town/data/rules.json and tiles.json to change):",
+        [f"- {line}" for line in RULES.decisions],
     ),
 }

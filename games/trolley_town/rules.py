@@ -125,6 +125,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
         "turns": 0,
         "passed": [False] * count,
         "resigned": [False] * count,
+        "kicked": [False] * count,
         "towns": [new_town(seat in experts) for seat in range(count)],
         "market": market.new_market(count, rng, first_game, basics),
         "move_number": 0,
@@ -740,6 +741,18 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
     elif new["phase"] == "transport":
         _check_transport_over(new, events)
     new["move_number"] += 1
+    return new, events
+
+
+def kick(state: State, seat: int) -> tuple[State, list[Event]]:
+    """A moderator removes ``seat``: it leaves as a resignation does (its town stays as it is, keeps
+    its points and ranks last; the ``kicked`` decision in data/rules.json), said as a kick."""
+    new, events = resign(state, seat)
+    new.setdefault("kicked", [False] * len(new["names"]))[seat] = True
+    name = _name(new, seat)
+    for event in events:
+        if event.get("text") == f"{name} resigns.":
+            event["text"] = f"{name} was kicked by a moderator."
     return new, events
 
 

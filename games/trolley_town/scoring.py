@@ -36,7 +36,7 @@ def standings(state: State) -> list[Standing]:
             "breakdown": parts,
         }
         if resigned:
-            entry["title"] = "resigned"
+            entry["title"] = "kicked" if state.get("kicked", [False] * (seat + 1))[seat] else "resigned"
         elif len(state["names"]) == 1 and state["phase"] == "finished":
             title = title_for(points)
             entry["title"] = title or "no title yet (40 VP for Rookie)"

@@ -90,6 +90,7 @@ def view(state: State, viewer: int | None) -> View:
                 "passed": bool(state["passed"][seat]) if state["phase"] == "construction" else False,
                 "step": town["step"],
                 "resigned": bool(state["resigned"][seat]),
+                "kicked": bool(state.get("kicked", [False] * len(state["names"]))[seat]),
                 "title": title_for(town["vp"]) if solo and finished else None,
                 "cells": _cells(town),
                 "links": [[list(xy(a)), list(xy(b))] for a, b in all_links(town["cells"])],

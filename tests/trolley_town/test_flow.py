@@ -545,3 +545,15 @@ def test_expert_option_survives_the_hosts_dry_run_before_players_join() -> None:
         GAME.setup(["p0"], {"expert": words}, 0)
     with pytest.raises(IllegalMove):
         GAME.setup(["p0"], {"expert": ["5"]}, 0)
+
+
+def test_a_kicked_player_leaves_like_a_resignation_but_is_shown_as_kicked() -> None:
+    s = game(3)
+    s, events = GAME.kick(s, 1)
+    assert [e["text"] for e in events][0] == "bob was kicked by a moderator."
+    assert s["resigned"][1] and s["kicked"] == [False, True, False]
+    rows = {row["seat"]: row for row in GAME.standings(s)}
+    assert rows[1]["title"] == "kicked" and rows[1]["rank"] == 3
+    assert GAME.view(s, None)["towns"][1]["kicked"] is True
+    resigned, _ = GAME.resign(game(3), 1)
+    assert {row["seat"]: row for row in GAME.standings(resigned)}[1]["title"] == "resigned"
