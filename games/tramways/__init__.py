@@ -8,7 +8,7 @@ from games.tramways.ai import bot_move
 from games.tramways.help import RULES_HELP
 from games.tramways.movegen import legal_moves
 from games.tramways.notation import VERBS, format_move, parse
-from games.tramways.rules import RULES_VERSION, apply, resign, setup, status, undo_scope
+from games.tramways.rules import RULES_VERSION, apply, kick, resign, setup, skip_move, status, undo_scope
 from games.tramways.scoring import standings
 from games.tramways.view import move_label, private_summary, view
 
@@ -18,6 +18,13 @@ OPTIONS = (
     OptionSpec("park", "bool", False, "Grand Station: the Park (passing through: stress -1)."),
     OptionSpec(
         "master", "bool", False, "Grand Station: the Station Master (requires the Station, so it turns station on too)."
+    ),
+    OptionSpec(
+        "parcels",
+        "choice",
+        "random",
+        "Starting parcels: dealt at random, or drafted (the advanced rule the Grand Station rulebook recommends).",
+        choices=("random", "draft"),
     ),
 )
 
@@ -44,7 +51,15 @@ GAME = GameSpec(
     move_label=move_label,
     verbs=VERBS,
     undo_scope=undo_scope,
-    skip_move=lambda state, seat: bot_move(state, seat, 1),
+    skip_move=skip_move,
+    kick=kick,
+    quick_start=(
+        "Each round: bid for turn order (`/tram bid 2` or `/tram pass`), `/tram take <card>` from the auction "
+        "display, then act with the icons of your cards, e.g. `/tram rails E3 F3 dest R with foreman:rail`, "
+        "`/tram build P3 R with investor:build`, `/tram move R1 C2 via 3 4`, and `/tram done`.\n"
+        "`/game hand` shows your hand; autocomplete offers only legal moves with their cost. "
+        "More: `/game rules tramways`."
+    ),
 )
 
 # Map and marker colours (RGB) read by rendering/tramways.py; "accent" colours the standings chart.

@@ -1,10 +1,11 @@
 """The actions of the action phase and the passenger settlement.
 
-Each function checks everything before changing anything it was given: apply hands it a copy,
-and an IllegalMove must leave no half-done action in that copy that later code could see.
-Settlement follows the Grand Station rulebook's order: (1) HP to link owners, (1½) the Park,
-(2) the destination bonus, (3) money per rail tile in trip order, with the Stock Exchange's $5
-at the moment the passenger passes through it.
+apply hands each function a scratch copy of the state and throws it away on IllegalMove, so a
+check may come after the cards are played: their money, worker, new-passenger and calm icons
+take effect when played, before the action's own costs (a card's $2 can pay for the building it
+builds). Settlement follows the Grand Station rulebook's order: (1) HP to link owners, (1½) the
+Park, (2) the destination bonus, (3) money per rail tile in trip order, with the Stock
+Exchange's $5 at the moment the passenger passes through it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from typing import Any
 from games import cards
 from games.base import Event, IllegalMove, Move, State
 from games.tramways import links
-from games.tramways.content import BUILDING_CARD, BUILDING_TYPES, SETTINGS, card, card_name
-from games.tramways.payment import Need, Token, check_pays, check_tokens, parse_token, stress_of
+from games.tramways.content import BUILDING_CARD, BUILDING_TYPES, SETTINGS, SIMPLE_ICONS, card, card_name
+from games.tramways.payment import Need, Token, check_pays, check_tokens, gains, parse_token, stress_of
 
-SIMPLE = ("$1", "$2", "worker", "pax", "calm")
+SIMPLE = SIMPLE_ICONS
 
 
 def add_stress(player: dict[str, Any], amount: int) -> None:
@@ -32,9 +33,27 @@ def tokens_of(move: Move) -> list[Token]:
     return [parse_token(word) for word in move.get("cards", [])]
 
 
-def play_cards(state: State, seat: int, tokens: list[Token], events: list[Event]) -> str:
-    """Move the cards from hand to discard, with the stress for extra icons and the cards'
-    consequences; returns a short public description."""
+def new_passenger_target(state: State, tokens: list[Token], at: Any) -> str | None:
+    """Where the cards' new passengers go (IllegalMove unless a building with room is named
+    exactly when they bring some)."""
+    pax = gains(tokens).pax
+    if not pax:
+        if at:
+            raise IllegalMove("Only a new passenger icon (pax) takes a building: at <building>.")
+        return None
+    endpoint = links.game_map(state).endpoint(str(at or ""))
+    if endpoint is None or links.capacity(state, endpoint) == 0:
+        raise IllegalMove("Say where the new passenger goes: at <building> (one with room).")
+    room = links.capacity(state, endpoint) - state["passengers"].get(endpoint.label, 0)
+    if room < pax:
+        raise IllegalMove(f"{endpoint.label} has room for {max(0, room)} more passenger(s).")
+    return endpoint.label
+
+
+def play_cards(state: State, seat: int, tokens: list[Token], events: list[Event], at: str | None = None) -> str:
+    """Move the cards from hand to discard, with the stress for extra icons, the effects of their
+    money, worker, new-passenger and calm icons (new passengers go to ``at``, checked by
+    new_passenger_target) and then the cards' consequences; returns a short public description."""
     player = state["players"][seat]
     cards.remove_cards(player["hand"], [slug for slug, _ in tokens])
     player["discard"].extend(sorted(slug for slug, _ in tokens))
@@ -43,6 +62,19 @@ def play_cards(state: State, seat: int, tokens: list[Token], events: list[Event]
     notes = []
     if extra:
         notes.append(f"+{extra} stress for extra icons")
+    got = gains(tokens)
+    if got.money:
+        player["money"] += got.money
+        notes.append(f"+${got.money}")
+    if got.workers:
+        player["workers"] += got.workers
+        notes.append(f"+{got.workers} rail worker{'s' if got.workers > 1 else ''}")
+    if got.calm:
+        add_stress(player, -got.calm)
+        notes.append(f"-{got.calm} stress")
+    if got.pax and at is not None:
+        state["passengers"][at] = state["passengers"].get(at, 0) + got.pax
+        notes.append(f"{got.pax} new passenger{'s' if got.pax > 1 else ''} at {at}")
     for slug, _ in tokens:
         consequence = card(slug).consequence
         if consequence == "stress":
@@ -81,7 +113,7 @@ def rails(state: State, seat: int, move: Move, events: list[Event]) -> None:
         assert start is not None and end is not None
         dests = links.dest_icons(state, start) | links.dest_icons(state, end)
         need = Need((("rail", k),), True, dests)
-        if player["workers"] < 1:
+        if player["workers"] + gains(tokens).workers < 1:
             raise IllegalMove("Completing a link costs a rail worker and you have none.")
     else:
         need = Need((("rail", k),))
@@ -91,10 +123,13 @@ def rails(state: State, seat: int, move: Move, events: list[Event]) -> None:
         if plan.end is None:
             raise IllegalMove("Only a rails action that completes a link names a destination (dest ...).")
         raise IllegalMove(f"Say the destination icon you play: dest {paid.upper() if paid else '?'}.")
+    at = new_passenger_target(state, tokens, move.get("at"))
+    name = state["names"][seat]
+    note = play_cards(state, seat, tokens, events, at)
+    if plan.end is not None and player["workers"] < 1:
+        raise IllegalMove("Completing a link costs a rail worker and you have none.")
     cost = plan.hills * SETTINGS["hill_extra_cost"]
     _need_money(player, cost, f"Rails on {plan.hills} hill cell(s)")
-    name = state["names"][seat]
-    note = play_cards(state, seat, tokens, events)
     pay_bank(player, cost)
     if plan.link is None:
         link: dict[str, Any] = {"id": len(state["links"]) + 1, "owner": seat, "cells": [], "ends": [plan.start, None]}
@@ -137,9 +172,10 @@ def upgrade_link(state: State, seat: int, move: Move, events: list[Event]) -> No
     tokens = tokens_of(move)
     check_tokens(player["hand"], tokens)
     check_pays(tokens, Need((("up", 1),), True, dests))
+    at = new_passenger_target(state, tokens, move.get("at"))
+    note = play_cards(state, seat, tokens, events, at)
     cost = SETTINGS["upgrade_link_cost"]
     _need_money(player, cost, "Upgrading a link")
-    note = play_cards(state, seat, tokens, events)
     pay_bank(player, cost)
     link["upgraded"] = True
     events.append({"text": f"{state['names'][seat]} upgrades link {link_id} ({'-'.join(link['ends'])}){note}."})
@@ -164,9 +200,10 @@ def build(state: State, seat: int, move: Move, events: list[Event]) -> None:
     tokens = tokens_of(move)
     check_tokens(player["hand"], tokens)
     check_pays(tokens, Need((("build", 1),)))
+    at = new_passenger_target(state, tokens, move.get("at"))
+    note = play_cards(state, seat, tokens, events, at)
     cost = SETTINGS["build_cost"]
     _need_money(player, cost, "Building")
-    note = play_cards(state, seat, tokens, events)
     pay_bank(player, cost)
     state["building_tiles"][kind] -= 1
     state["built"][label] = {"type": kind, "owner": seat, "upgraded": False}
@@ -191,9 +228,10 @@ def upgrade_building(state: State, seat: int, move: Move, events: list[Event]) -
     tokens = tokens_of(move)
     check_tokens(player["hand"], tokens)
     check_pays(tokens, Need((("build", 1),)))
+    at = new_passenger_target(state, tokens, move.get("at"))
+    note = play_cards(state, seat, tokens, events, at)
     cost = SETTINGS["upgrade_building_cost"]
     _need_money(player, cost, "Upgrading a building")
-    note = play_cards(state, seat, tokens, events)
     pay_bank(player, cost)
     built["upgraded"] = True
     events.append({"text": f"{state['names'][seat]} upgrades {label} for ${cost}{note}."})
@@ -203,40 +241,15 @@ def upgrade_building(state: State, seat: int, move: Move, events: list[Event]) -
 
 
 def use(state: State, seat: int, move: Move, events: list[Event]) -> None:
+    """Money, worker, new-passenger and calm icons of one card, as an action of their own."""
     player = state["players"][seat]
     tokens = [parse_token(str(move.get("card", "")))]
     check_tokens(player["hand"], tokens)
-    icons = tokens[0][1]
-    if any(icon not in SIMPLE for icon in icons):
+    if any(icon not in SIMPLE for icon in tokens[0][1]):
         raise IllegalMove(f"/tram use plays only {', '.join(SIMPLE)} icons; the others belong to their actions.")
-    target = move.get("at")
-    pax = icons.count("pax")
-    gmap = links.game_map(state)
-    if pax:
-        endpoint = gmap.endpoint(str(target or ""))
-        if endpoint is None or links.capacity(state, endpoint) == 0:
-            raise IllegalMove("Say where the new passenger goes: at <building> (one with room).")
-        room = links.capacity(state, endpoint) - state["passengers"].get(endpoint.label, 0)
-        if room < pax:
-            raise IllegalMove(f"{endpoint.label} has room for {max(0, room)} more passenger(s).")
-    elif target:
-        raise IllegalMove("Only a new passenger icon (pax) takes a building: at <building>.")
-    note = play_cards(state, seat, tokens, events)
-    effects = []
-    for icon in icons:
-        if icon in ("$1", "$2"):
-            player["money"] += int(icon[1])
-            effects.append(f"+{icon}")
-        elif icon == "worker":
-            player["workers"] += 1
-            effects.append("+1 rail worker")
-        elif icon == "calm":
-            add_stress(player, -1)
-            effects.append("-1 stress")
-    if pax:
-        state["passengers"][str(target).upper()] = state["passengers"].get(str(target).upper(), 0) + pax
-        effects.append(f"{pax} new passenger(s) at {str(target).upper()}")
-    events.append({"text": f"{state['names'][seat]} uses icons: {', '.join(effects)}{note}."})
+    at = new_passenger_target(state, tokens, move.get("at"))
+    note = play_cards(state, seat, tokens, events, at)
+    events.append({"text": f"{state['names'][seat]} uses icons{note}."})
 
 
 # ---------------------------------------------------------------- trips
@@ -340,21 +353,21 @@ def _trip(state: State, seat: int, start: str, move: Move) -> tuple[list[str], l
 def move_passenger(state: State, seat: int, move: Move, events: list[Event]) -> None:
     player = state["players"][seat]
     start = str(move.get("from", "")).upper()
-    if state["passengers"].get(start, 0) <= 0:
+    tokens = tokens_of(move)
+    at = new_passenger_target(state, tokens, move.get("at"))
+    if state["passengers"].get(start, 0) <= 0 and at != start:
         waiting = [label for label, n in sorted(state["passengers"].items()) if n > 0]
         raise IllegalMove(f"No passenger waits at {start}. Passengers wait at: {', '.join(waiting) or 'nowhere'}.")
     stops, via, hp = _trip(state, seat, start, move)
     gmap = links.game_map(state)
     end = gmap.endpoint(stops[-1])
     assert end is not None
-    tokens = tokens_of(move)
     check_tokens(player["hand"], tokens)
     check_pays(tokens, Need((("ticket", 1),), True, links.dest_icons(state, end)))
+    note = play_cards(state, seat, tokens, events, at)
     price = hp * SETTINGS["destination_bonus"]["C"]["hp_price"]
-    consequence_pay = sum(1 for slug, _ in tokens if card(slug).consequence == "pay")
-    if player["money"] - min(consequence_pay, player["money"]) < price:
-        raise IllegalMove(f"Buying {hp} HP costs ${price}; you will have ${player['money'] - consequence_pay}.")
-    note = play_cards(state, seat, tokens, events)
+    if player["money"] < price:
+        raise IllegalMove(f"Buying {hp} HP costs ${price}; you will have ${player['money']}.")
     state["passengers"][start] -= 1
     mark = len(events)  # the trip's line goes before the Leisure draw's lines
     notes = settle(state, seat, stops, via, hp, events)

@@ -31,15 +31,17 @@ def random_move(state: State, seat: int) -> Move:
     # Each kind of move is generated only when picked; an empty kind is dropped and another picked.
     kinds: list[Callable[[], list[Move]]] = []
     if state["turn"]["actions_left"] > 0:
-        starts = movegen.rail_starts(state, seat)
-        if starts:
+
+        def rails() -> list[Move]:
+            # The starts are looked for only when rails are picked: most random moves are not rails.
+            starts = movegen.rail_starts(state, seat)
+            if not starts:
+                return []
             start = starts[rng.below(len(starts))]
+            move = movegen.sample_rails(state, seat, start, rng.below)
+            return [move] if move is not None else movegen.rail_moves_from(state, seat, start, {})
 
-            def rails() -> list[Move]:
-                move = movegen.sample_rails(state, seat, start, rng.below)
-                return [move] if move is not None else movegen.rail_moves(state, seat)
-
-            kinds.append(rails)
+        kinds.append(rails)
         generators: tuple[Callable[[State, int], list[Move]], ...] = (
             movegen.trip_moves,
             movegen.upgrade_link_moves,

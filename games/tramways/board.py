@@ -137,33 +137,34 @@ def city_map(boards: tuple[str, ...], players: int, tiles: tuple[tuple[str, tupl
 # ---------------------------------------------------------------- placing the expansion tiles
 
 
-def _free(grid: list[str], taken: set[int], cell: int, water_ok: bool) -> bool:
-    return cell not in taken and (grid[cell] in ".^" or (water_ok and grid[cell] == "~"))
-
-
 def _candidates(kind: str, grid: list[str], width: int, height: int, taken: set[int]) -> list[tuple[int, ...]]:
     """Every legal position for one tile, in cell order, under the Grand Station rulebook."""
     neighbours = _neighbours(width, height)
-    found: list[tuple[int, ...]] = []
+    # Empty spaces (plain or hill) not yet taken.
+    dry = [ch in ".^" and cell not in taken for cell, ch in enumerate(grid)]
     if kind == "park":
         # All 4 orthogonal neighbours must be empty spaces (hills allowed) so links reach all sides.
-        for cell in range(len(grid)):
-            near = neighbours[cell]
-            if _free(grid, taken, cell, False) and len(near) == 4 and all(_free(grid, taken, n, False) for n in near):
-                found.append((cell,))
-        return found
-    water_ok = kind == "exchange"  # the Stock Exchange may stand on water; the Station may not
-    for cell in range(len(grid)):
-        for other in (cell + 1, cell + width):
-            if other >= len(grid) or (other == cell + 1 and other % width == 0):
-                continue
-            pair = (cell, other)
-            if not all(_free(grid, taken, c, water_ok) for c in pair):
-                continue
-            # Not adjacent to a parcel (a pre-printed building is fine).
-            if any(grid[n] == "P" for c in pair for n in neighbours[c]):
-                continue
-            found.append(pair)
+        return [
+            (cell,)
+            for cell, near in enumerate(neighbours)
+            if dry[cell] and len(near) == 4 and dry[near[0]] and dry[near[1]] and dry[near[2]] and dry[near[3]]
+        ]
+    ok = dry
+    if kind == "exchange":  # the Stock Exchange may also stand on water
+        ok = [d or (ch == "~" and cell not in taken) for cell, (d, ch) in enumerate(zip(dry, grid, strict=True))]
+    # Not adjacent to a parcel (a pre-printed building is fine).
+    near_parcel = {n for cell, ch in enumerate(grid) if ch == "P" for n in neighbours[cell]}
+    usable = [ok[cell] and cell not in near_parcel for cell in range(len(grid))]
+    found: list[tuple[int, ...]] = []
+    size = len(grid)
+    for cell in range(size):
+        if not usable[cell]:
+            continue
+        right, below = cell + 1, cell + width
+        if right % width and usable[right]:
+            found.append((cell, right))
+        if below < size and usable[below]:
+            found.append((cell, below))
     return found
 
 

@@ -15,7 +15,8 @@ from typing import Any
 
 DATA = Path(__file__).parent / "data"
 DEST_ICONS = ("r", "c", "i", "l", "s")
-SIMPLE_ICONS = ("$1", "$2", "worker", "pax", "calm")  # played as their own action (/tram use)
+# Played as an action of their own (/tram use) or within one, as further icons of the cards paying for it.
+SIMPLE_ICONS = ("$1", "$2", "worker", "pax", "calm")
 ACTION_ICONS = ("rail", "up", "build", "ticket")
 ICONS = (*ACTION_ICONS, *DEST_ICONS, *SIMPLE_ICONS)
 GROUPS = ("start", "auction", "development", "building", "station")
@@ -138,6 +139,8 @@ def _settings(raw: dict[str, Any]) -> dict[str, Any]:
         "unpaid_stress_per_dollar",
         "max_open_links",
         "max_trip_links",
+        "simple_icons_in_actions",
+        "draft_order",
         "destination_bonus",
         "building_tiles",
         "station_cards",
@@ -157,6 +160,8 @@ def _settings(raw: dict[str, Any]) -> dict[str, Any]:
         raise ContentError("settings.json first_player_stress: one entry per round")
     if set(raw["destination_bonus"]) != {*BUILDING_TYPES, "S"}:
         raise ContentError("settings.json destination_bonus: one entry for each of R, C, I, L, S")
+    if raw["draft_order"] not in ("snake", "same"):
+        raise ContentError("settings.json draft_order: snake or same")
     for tag, _ in raw["decisions"]:
         if tag not in ("published", "expansion", "project"):
             raise ContentError(f"settings.json decisions: unknown source {tag}")

@@ -32,8 +32,11 @@ cell to complete the link: play a destination icon matching one end, spend a rai
 - build (build icon, $2) on your parcel; upgrade-building (build icon, $3).
 - move: ticket + the destination's icon; settle (1) HP to link owners (1½) Park: stress -1 \
 (2) destination bonus (3) money per rail tile in trip order; $5 passing the Stock Exchange.
-- use: money, worker, new passenger or calm icons of one card.
-Using more than one icon of a card costs +1 stress per extra icon."""
+- use: money, worker, new passenger or calm icons of one card, as an action of their own.
+Using more than one icon of a card costs +1 stress per extra icon. The cards paying for an action may \
+also use their $, worker, pax and calm icons within it (each a further icon): they take effect when \
+played, before the action's costs, e.g. `/tram build P3 R with investor:build+$2`; new passengers \
+go where `at <building>` says."""
 
 MODULES = """**Grand Station modules** (options station=on exchange=on park=on master=on)
 - Station (S, 2 cells, 2 passengers, not next to a parcel, not on water): completing a link to it needs the \
@@ -43,8 +46,11 @@ at least 1 solo and 2 with two). Passengers delivered there stay (at most 2). Ea
 (HP for the links before and after) and pays the mover $5 at that moment of the trip.
 - Park (1 cell, its 4 neighbours empty): links to it are complete; never a destination; passing through: \
 stress -1 after the HP step.
-- Station Master (needs the Station): the last player in turn order moves him once per round for free \
-along one link (HP, bonus and money as for a passenger); not moved by the end of their 3 actions: +2 stress."""
+- Station Master (needs the Station, so master=on brings the Station too): the last player in turn \
+order moves him once per round for free along one link (HP, bonus and money as for a passenger); not \
+moved by the end of their 3 actions: +2 stress.
+- Parcel draft (parcels=draft, recommended by the rulebook with these modules): the starting parcels \
+are drafted one at a time, in seat order and back (`/tram draft P4`), instead of dealt at random."""
 
 SCORING = """**Scoring**: HP + 1 per $5 - stress penalty (0-2: 0, 3-5: -2, 6-8: -5, 9-11: -9, 12+: -14). \
 At stress 12+ you also lose 1 HP at each end of round. Ties: lower stress, then more money, else shared."""
@@ -71,7 +77,7 @@ def _decisions() -> dict[str, str]:
     names = ["decisions"] + [f"decisions-{i + 2}" for i in range(len(pages) - 1)]
     out = {}
     for i, page in enumerate(pages):
-        more = f"\nMore: `/game rules {names[i + 1]}`." if i + 1 < len(pages) else ""
+        more = f"\nMore: `/game rules tramways {names[i + 1]}`." if i + 1 < len(pages) else ""
         out[names[i]] = "\n".join(page) + more
     return out
 

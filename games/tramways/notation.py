@@ -6,10 +6,13 @@
 /tram build P3 C with contractor:build
 /tram upgrade-building P3 with builder:build
 /tram move R1 C2 via 3 5 hp 1 with commuter:ticket+c
+/tram move R1 L2 via 3 with tourist:ticket+l+pax at R1
 /tram master R2 via 4       /tram use petty-cash:$1+calm     /tram use new-arrivals:pax at R1
 /tram discard suburb foreman                /tram buy night-tram      /tram done
+/tram draft P4              (the parcel draft, option parcels=draft)
 
-Card tokens name a card and the icons used from it (``slug:icon+icon``).
+Card tokens name a card and the icons used from it (``slug:icon+icon``); ``at`` names the building
+that the played cards' new passengers (pax icons) go to.
 """
 
 from __future__ import annotations
@@ -43,7 +46,12 @@ def _cards() -> Slot:
     )
 
 
+def _at() -> Slot:
+    return Slot("at", "building", "Where the cards' new passenger (pax icon) goes", required=False, keyword="at")
+
+
 VERBS: tuple[Verb, ...] = (
+    _verb("draft", "Parcel draft: take a starting parcel", Slot("parcel", "building", "The parcel, e.g. P4")),
     _verb("bid", "Bid more than the high bid (paid at once)", Slot("amount", "number", "Dollars to bid")),
     _verb("pass", "Pass in the auction: earlier passers go later", ends_turn=True),
     _verb("take", "Take a card from the auction display", Slot("card", "card", "The auction card to take")),
@@ -59,12 +67,14 @@ VERBS: tuple[Verb, ...] = (
             keyword="dest",
         ),
         _cards(),
+        _at(),
     ),
     _verb(
         "upgrade-link",
         "Upgrade one of your complete links",
         Slot("link", "number", "The link number shown on the map"),
         _cards(),
+        _at(),
     ),
     _verb(
         "build",
@@ -72,12 +82,14 @@ VERBS: tuple[Verb, ...] = (
         Slot("parcel", "building", "Your parcel, e.g. P3"),
         Slot("type", "choice", "Building type: R C I or L"),
         _cards(),
+        _at(),
     ),
     _verb(
         "upgrade-building",
         "Upgrade one of your buildings ($3)",
         Slot("building", "building", "Your building (a built parcel), e.g. P3"),
         _cards(),
+        _at(),
     ),
     _verb(
         "move",
@@ -87,6 +99,7 @@ VERBS: tuple[Verb, ...] = (
         Slot("via", "number", "Link numbers in trip order", many=True, keyword="via"),
         Slot("hp", "number", "At a Commercial building: HP to buy (0-2)", required=False, keyword="hp"),
         _cards(),
+        _at(),
     ),
     _verb(
         "master",
@@ -179,6 +192,9 @@ def parse(text: str) -> Move:
     if verb in ("take", "buy"):
         _allowed(sections, verb)
         return {MOVE_KEY: verb, "card": _one(positional, verb, "card")}
+    if verb == "draft":
+        _allowed(sections, verb)
+        return {MOVE_KEY: verb, "parcel": _one(positional, verb, "parcel").upper()}
     if verb == "discard":
         _allowed(sections, verb)
         if not positional:
@@ -202,25 +218,33 @@ def parse(text: str) -> Move:
             "hp": _hp(sections, verb),
         }
     cards = _card_words(sections.get("with", []), verb)
+    at = _one(sections["at"], verb, "building").upper() if "at" in sections else None
     if verb == "rails":
-        _allowed(sections, verb, "dest", "with")
+        _allowed(sections, verb, "dest", "with", "at")
         if not positional:
             raise IllegalMove(f"Name the cells. Use: {USAGE[verb]}")
         dest = _one(sections["dest"], verb, "destination icon").upper() if "dest" in sections else None
-        return {MOVE_KEY: verb, "cells": [w.upper() for w in positional], "dest": dest, "cards": cards}
+        return {MOVE_KEY: verb, "cells": [w.upper() for w in positional], "dest": dest, "cards": cards, "at": at}
     if verb == "upgrade-link":
-        _allowed(sections, verb, "with")
-        return {MOVE_KEY: verb, "link": _number(_one(positional, verb, "link"), "A link"), "cards": cards}
+        _allowed(sections, verb, "with", "at")
+        link = _number(_one(positional, verb, "link"), "A link")
+        return {MOVE_KEY: verb, "link": link, "cards": cards, "at": at}
     if verb == "build":
-        _allowed(sections, verb, "with")
+        _allowed(sections, verb, "with", "at")
         if len(positional) != 2:
             raise IllegalMove(f"Use: {USAGE[verb]} (for example /tram build P3 C with contractor:build).")
-        return {MOVE_KEY: verb, "parcel": positional[0].upper(), "type": positional[1].upper(), "cards": cards}
+        return {
+            MOVE_KEY: verb,
+            "parcel": positional[0].upper(),
+            "type": positional[1].upper(),
+            "cards": cards,
+            "at": at,
+        }
     if verb == "upgrade-building":
-        _allowed(sections, verb, "with")
-        return {MOVE_KEY: verb, "building": _one(positional, verb, "building").upper(), "cards": cards}
+        _allowed(sections, verb, "with", "at")
+        return {MOVE_KEY: verb, "building": _one(positional, verb, "building").upper(), "cards": cards, "at": at}
     # move
-    _allowed(sections, verb, "via", "hp", "with")
+    _allowed(sections, verb, "via", "hp", "with", "at")
     if len(positional) != 2:
         raise IllegalMove(f"Use: {USAGE[verb]} (for example /tram move R1 C2 via 3 hp 0 with commuter:ticket+c).")
     via = [_number(w, "A link") for w in sections.get("via", [])]
@@ -233,6 +257,7 @@ def parse(text: str) -> Move:
         "via": via,
         "hp": _hp(sections, verb),
         "cards": cards,
+        "at": at,
     }
 
 
@@ -243,6 +268,8 @@ def format_move(move: Move) -> str:
         parts.append(str(move["amount"]))
     elif verb in ("take", "buy"):
         parts.append(move["card"])
+    elif verb == "draft":
+        parts.append(move["parcel"])
     elif verb == "discard":
         parts += move["cards"]
     elif verb == "use":
@@ -269,4 +296,6 @@ def format_move(move: Move) -> str:
             parts += ["hp", str(move["hp"])]
     if verb in ("rails", "upgrade-link", "build", "upgrade-building", "move"):
         parts += ["with", *move["cards"]]
+        if move.get("at"):
+            parts += ["at", move["at"]]
     return " ".join(parts)

@@ -1,5 +1,5 @@
-"""Setup, the round structure (auction, auction cards, actions, administration), apply,
-status, resignation and the hidden-information helper.
+"""Setup (with the optional parcel draft before round 1), the round structure (auction, auction
+cards, actions, administration), apply, status, resignation and the hidden-information helper.
 
 Turn order is ``state["order"]``; ``state["turn"]`` says which phase step and how many actions
 the current seat has left. Everything random (board draw, tile positions, decks) goes through
@@ -30,9 +30,10 @@ from games.tramways.content import (
 )
 from games.tramways.notation import VERB_NAMES
 
-RULES_VERSION = "1"
+RULES_VERSION = "2"  # 2: icons within actions (at), the parcel draft, bids per seat in the state
 MODULES = ("station", "exchange", "park", "master")
 BY_PHASE = {
+    "draft": ("draft",),
     "auction": ("bid", "pass"),
     "take": ("take",),
     "actions": ("rails", "upgrade-link", "build", "upgrade-building", "move", "master", "use", "done"),
@@ -71,6 +72,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
     if not 1 <= len(players) <= 5:
         raise IllegalMove("Tramways needs 1 to 5 players.")
     modules = _modules(options)
+    drafting = str(options.get("parcels", "random")) == "draft"
     n = len(players)
     rng = Rng(seed_state(seed))
     boards, tiles = _draw_map(n, modules, rng)
@@ -89,6 +91,9 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
         "turn": {},
         "auction": {},
         "display": [],
+        "auction_deck": [],
+        "dev_deck": [],
+        "dev_display": [],
         "players": [],
         "parcels": {},
         "built": {},
@@ -107,13 +112,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
             state["passengers"][endpoint.label] = len(endpoint.cells)
         elif endpoint.kind == "station":
             state["passengers"][endpoint.label] = SETTINGS["station_passengers"]
-    parcels = rng.shuffled([e.label for e in gmap.endpoints if e.kind == "parcel"])
-    dealt = SETTINGS["parcels_per_player"]
-    start_deck = [slug for slug, c in CARDS.items() if c.group == "start" for _ in range(c.copies)]
-    for seat in range(n):
-        mine = sorted(parcels[seat * dealt : (seat + 1) * dealt], key=lambda p: int(p[1:]))
-        for label in mine:
-            state["parcels"][label] = seat
+    for _ in range(n):
         state["players"].append(
             {
                 "money": SETTINGS["start_money"],
@@ -121,26 +120,86 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
                 "stress": 0,
                 "workers": SETTINGS["start_workers"],
                 "rails_left": SETTINGS["rail_tiles"],
-                # Each player's own parcel cards start in their deck: the parcel's destination icon.
-                "deck": rng.shuffled([*start_deck, *(parcel_card_slug(p) for p in mine)]),
+                "deck": [],
                 "hand": [],
                 "discard": [],
                 "resigned": False,
                 "station_link": False,
             }
         )
+    labels = [e.label for e in gmap.endpoints if e.kind == "parcel"]
+    if drafting:
+        # The advanced rule the Grand Station rulebook recommends: the starting parcels are drafted.
+        state["rng"] = rng.state
+        state["phase"] = "draft"
+        state["draft"] = {"pool": sorted(labels, key=lambda p: int(p[1:])), "picks": _draft_picks(n)}
+        state["current"] = state["draft"]["picks"][0]
+        return state
+    parcels = rng.shuffled(labels)
+    dealt = SETTINGS["parcels_per_player"]
+    _deal(state, rng, [parcels[seat * dealt : (seat + 1) * dealt] for seat in range(n)], parcels[n * dealt :])
+    return state
+
+
+def _draft_picks(n: int) -> list[int]:
+    """The seats in draft order: one pick each per pass, passes alternating direction for a snake."""
+    picks: list[int] = []
+    for step in range(SETTINGS["parcels_per_player"]):
+        seats = list(range(n))
+        picks += seats[::-1] if SETTINGS["draft_order"] == "snake" and step % 2 else seats
+    return picks
+
+
+def _deal(
+    state: State, rng: Rng, mine_by_seat: list[list[str]], undealt: list[str], events: list[Event] | None = None
+) -> None:
+    """The starting parcels are settled: decks (each with its owner's parcel cards), the auction
+    deck (with the other parcel cards), the development display, hands; then round 1."""
+    start_deck = [slug for slug, c in CARDS.items() if c.group == "start" for _ in range(c.copies)]
+    for seat, player in enumerate(state["players"]):
+        mine = sorted(mine_by_seat[seat], key=lambda p: int(p[1:]))
+        for label in mine:
+            state["parcels"][label] = seat
+        # Each player's own parcel cards start in their deck: the parcel's destination icon.
+        player["deck"] = rng.shuffled([*start_deck, *(parcel_card_slug(p) for p in mine)])
     auction_cards = [slug for slug, c in CARDS.items() if c.group == "auction" for _ in range(c.copies)]
-    undealt = [parcel_card_slug(p) for p in parcels[n * dealt :]]
-    state["auction_deck"] = rng.shuffled([*auction_cards, *undealt])
+    state["auction_deck"] = rng.shuffled([*auction_cards, *(parcel_card_slug(p) for p in undealt)])
     dev = [slug for slug in DEVELOPMENT for _ in range(CARDS[slug].copies)]
     state["dev_deck"] = rng.shuffled(dev)
     size = SETTINGS["development_display"]
     state["dev_display"] = [state["dev_deck"].pop() for _ in range(min(size, len(state["dev_deck"])))]
     state["rng"] = rng.state
-    for seat in range(n):
-        cards.draw(state, seat, state["players"][seat], SETTINGS["hand_limit"], [], card_name)
-    _start_round(state, [])
-    return state
+    for seat, player in enumerate(state["players"]):
+        cards.draw(state, seat, player, SETTINGS["hand_limit"], [] if events is None else events, card_name)
+    _start_round(state, [] if events is None else events)
+
+
+def _draft(state: State, seat: int, label: str, events: list[Event]) -> None:
+    draft = state["draft"]
+    if label not in draft["pool"]:
+        raise IllegalMove(f"{label} is not a parcel left in the draft. Left: {', '.join(draft['pool'])}.")
+    draft["pool"].remove(label)
+    draft["picks"].pop(0)
+    draft.setdefault("taken", {}).setdefault(str(seat), []).append(label)
+    state["parcels"][label] = seat
+    events.append({"text": f"{state['names'][seat]} drafts parcel {label}."})
+    _next_drafter(state, events)
+
+
+def _next_drafter(state: State, events: list[Event]) -> None:
+    draft = state["draft"]
+    while draft["picks"] and state["players"][draft["picks"][0]]["resigned"]:
+        draft["picks"].pop(0)
+    if draft["picks"]:
+        state["current"] = draft["picks"][0]
+        return
+    taken = draft.get("taken", {})
+    mine = [taken.get(str(seat), []) for seat in range(len(state["players"]))]
+    state["parcels"] = {}
+    events.append({"text": "The parcel draft is over.", "irreversible": True, "post_board": True})
+    del state["draft"]
+    rng = Rng(state["rng"])
+    _deal(state, rng, mine, draft["pool"], events)
 
 
 # ---------------------------------------------------------------- turn order and phases
@@ -172,7 +231,7 @@ def _start_round(state: State, events: list[Event]) -> None:
         _after_auction(state, seats, events)
         return
     state["phase"] = "auction"
-    state["auction"] = {"high": 0, "queue": seats, "passed": []}
+    state["auction"] = {"high": 0, "queue": seats, "passed": [], "paid": {}, "leader": None}
     state["current"] = seats[0]
 
 
@@ -312,6 +371,8 @@ def _bid(state: State, seat: int, amount: int, events: list[Event]) -> None:
         raise IllegalMove(f"You have ${player['money']}; bids are paid in full when made.")
     player["money"] -= amount
     auction["high"] = amount
+    auction["leader"] = seat
+    auction["paid"][str(seat)] = auction["paid"].get(str(seat), 0) + amount  # bids add up
     events.append({"text": f"{state['names'][seat]} bids ${amount} (paid to the bank)."})
     state["current"] = _next_bidder(state, seat)
 
@@ -441,7 +502,9 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 
 
 def _dispatch(state: State, seat: int, verb: str, move: Move, events: list[Event]) -> None:
-    if verb == "bid":
+    if verb == "draft":
+        _draft(state, seat, str(move.get("parcel", "")).upper(), events)
+    elif verb == "bid":
         _bid(state, seat, int(move.get("amount", 0)), events)
     elif verb == "pass":
         _pass(state, seat, events)
@@ -486,6 +549,8 @@ def status(state: State) -> Status:
         return Status(to_act=(), finished=True, summary=summary)
     seat = state["current"]
     phase = state["phase"]
+    if phase == "draft":
+        return Status(to_act=(seat,), finished=False, summary=f"Parcel draft: {names[seat]} to take a starting parcel")
     if phase == "auction":
         what = f"to bid more than ${state['auction']['high']} or pass"
     elif phase == "take":
@@ -498,6 +563,30 @@ def status(state: State) -> Status:
     else:
         what = "to do administration"
     return Status(to_act=(seat,), finished=False, summary=f"Round {state['round']}: {names[seat]} {what}")
+
+
+def kick(state: State, seat: int) -> tuple[State, list[Event]]:
+    """A moderator removes ``seat``: it leaves as a resignation does (see the decisions in
+    data/settings.json), said as a kick and shown as kicked."""
+    new, events = resign(state, seat)
+    new["players"][seat]["kicked"] = True
+    name = new["names"][seat]
+    for event in events:
+        if event.get("text") == f"{name} resigns.":
+            event["text"] = f"{name} was kicked by a moderator."
+    return new, events
+
+
+def skip_move(state: State, seat: int) -> Move:
+    """A moderator's /mod skip: the least that ends the seat's part, never a strategic choice."""
+    phase = state["phase"]
+    if phase == "auction":
+        return {MOVE_KEY: "pass"}
+    if phase in ("draft", "take"):
+        from games.tramways.movegen import legal_moves  # movegen imports this module
+
+        return legal_moves(state, seat)[0]
+    return {MOVE_KEY: "done"}
 
 
 def resign(state: State, seat: int) -> tuple[State, list[Event]]:
@@ -514,7 +603,9 @@ def resign(state: State, seat: int) -> tuple[State, list[Event]]:
         _finish(new, events)
     elif new["current"] == seat:
         phase = new["phase"]
-        if phase == "auction":
+        if phase == "draft":
+            _next_drafter(new, events)
+        elif phase == "auction":
             _pass_out(new, seat, events)
         else:
             index = seats_before.index(seat)

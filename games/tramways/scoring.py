@@ -52,7 +52,7 @@ def standings(state: State) -> list[Standing]:
             "breakdown": row["breakdown"],
         }
         if row["resigned"]:
-            entry["title"] = "resigned"
+            entry["title"] = "kicked" if state["players"][row["seat"]].get("kicked") else "resigned"
         result.append(entry)
     if state["phase"] == "over" and result and not rows[0]["resigned"]:
         winners = [e for e in result if e["rank"] == 1]

@@ -1,8 +1,9 @@
 """What one seat (or a spectator, viewer None) may see.
 
 Public: the map with rails, links, buildings, passengers and parcel owners; money, HP, stress,
-rail workers, rail tiles and hand/deck/discard sizes of everyone; bids and turn order; the
-auction and development displays. Private to the owner: their hand and what their deck holds
+rail workers, rail tiles and hand/deck/discard sizes of everyone; bids (what each seat has paid
+this round, who holds the high bid, who passed) and turn order; the auction and development
+displays; the parcels left in the draft. Private to the owner: their hand and what their deck holds
 (not its order). The RNG never appears in a view.
 """
 
@@ -69,6 +70,7 @@ def view(state: State, viewer: int | None) -> View:
                 "discard_size": len(p["discard"]),
                 "station_link": p["station_link"],
                 "resigned": p["resigned"],
+                "kicked": bool(p.get("kicked")),
                 "score": sum(parts.values()),
                 "breakdown": parts,
             }
@@ -105,7 +107,17 @@ def view(state: State, viewer: int | None) -> View:
             for link in state["links"]
         ],
         "master": dict(state["master"]) if state["master"] else None,
-        "auction": {"high": auction.get("high", 0), "passed": list(auction.get("passed", []))} if auction else None,
+        "auction": (
+            {
+                "high": auction.get("high", 0),
+                "leader": auction.get("leader"),
+                "paid": dict(sorted(auction.get("paid", {}).items())),  # seat (as text) -> dollars bid this round
+                "passed": list(auction.get("passed", [])),
+                "queue": list(auction.get("queue", [])),
+            }
+            if auction
+            else None
+        ),
         "display": list(state["display"]),
         "dev_display": list(state["dev_display"]),
         "dev_costs": {slug: card(slug).cost for slug in state["dev_display"]},
@@ -113,6 +125,9 @@ def view(state: State, viewer: int | None) -> View:
         "building_cards": dict(state["building_cards"]),
         "station_cards": state["station_cards"],
         "turn": dict(state["turn"]),
+        "draft": (
+            {"pool": list(state["draft"]["pool"]), "picks": list(state["draft"]["picks"])} if "draft" in state else None
+        ),
         "players": players,
     }
     if viewer is not None and 0 <= viewer < len(state["players"]):
@@ -151,7 +166,7 @@ def move_label(state: State, seat: int, move: Move) -> str:
     from games.tramways.rules import apply
 
     verb = move.get(MOVE_KEY)
-    if verb in ("take", "pass", "done"):
+    if verb in ("take", "pass", "done", "draft"):
         return card_name(move["card"]) if verb == "take" else ""
     if verb == "buy":
         return f"costs ${card(move['card']).cost}"

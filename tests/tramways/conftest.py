@@ -15,6 +15,15 @@ TEST_BOARDS = {
     "t-plain": (".....", ".....", ".....", ".....", "....."),
     "t-ind": (".....", "....I", ".....", ".....", "....."),
     "t-res": ("R....", ".....", ".....", ".....", "C...."),
+    "t-near": ("R^...", ".....", ".....", "C....", "....."),
+    "t-hill": ("R^...", ".....", ".....", ".....", "....."),
+    # Placement rules: all water; all hills; every plain cell next to a parcel but D1-E1 (next to a
+    # Residence); a pond under C2 and hills about; two Residences and a Commercial for long trips.
+    "t-wet": ("~~~~~",) * 5,
+    "t-hills": ("^^^^^",) * 5,
+    "t-crowded": ("PRR..", "P.P..", "P.P.P", ".P.P.", "P.P.P"),
+    "t-pond": (".....", ".^~^.", "..^..", ".....", "~~~~~"),
+    "t-pair": ("R....", ".....", "..R..", ".....", "C...."),
 }
 EXTRA_BOARDS.update(TEST_BOARDS)
 

@@ -23,6 +23,13 @@ GAMES = [
     ("bots-3p-park-exchange", 8, ["ann", "bob", "cat"], {"exchange": True, "park": True}, (1, 1, 0)),
     ("bots-5p-station-master", 13, ["ann", "bob", "cat", "dan", "eve"], {"station": True, "master": True}, (1, 0)),
     ("bots-4p-base", 21, ["ann", "bob", "cat", "dan"], {}, (1,)),
+    (
+        "bots-4p-draft-all-modules",
+        34,
+        ["ann", "bob", "cat", "dan"],
+        {"station": True, "exchange": True, "park": True, "master": True, "parcels": "draft"},
+        (1, 0),
+    ),
 ]
 
 

@@ -47,17 +47,10 @@ def test_rails_rules_refuse_water_taken_cells_and_missing_workers():
 
 
 def test_hills_cost_a_dollar_each():
-    state = crafted(["t-res", "t-plain", "t-plain", "t-plain"], [])
-    state["boards"] = ["t-res", "t-plain", "t-plain", "t-plain"]
-    from games.tramways.board import EXTRA_BOARDS
-    from tests.tramways.conftest import TEST_BOARDS
-
-    EXTRA_BOARDS["t-hill"] = ("R^...", ".....", ".....", ".....", ".....")
-    state["boards"][0] = "t-hill"
+    state = crafted(["t-hill", "t-plain", "t-plain", "t-plain"], [])  # a hill at B1, next to R1
     hand(state, 0, "foreman")
     state, _ = do(state, 0, "/tram rails A1 B1 with foreman:rail")
     assert state["players"][0]["money"] == 3 - SETTINGS["hill_extra_cost"]
-    assert TEST_BOARDS
 
 
 # ---------------------------------------------------------------- trips and settlement

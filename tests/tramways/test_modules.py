@@ -199,3 +199,147 @@ def test_tiles_are_placed_by_the_rulebook(players):
         station = raw["STATION"].cells
         assert len(station) == 2 and len(raw["EXCHANGE"].cells) == 2 and len(raw["PARK"].cells) == 1
         assert state["passengers"]["STATION"] == 2 and state["master"]["at"] == "STATION"
+
+
+# ---------------------------------------------------------------- placement rules, one by one
+
+
+def _place(boards: tuple[str, ...], kinds: tuple[str, ...]):
+    from games.rng import Rng
+    from games.tramways.board import place_tiles
+
+    return place_tiles(boards, 2, kinds, Rng(12345))
+
+
+def test_the_station_never_stands_on_water_but_hills_are_fine():
+    assert _place(("t-wet",) * 4, ("station",)) is None  # no legal place: the boards must change
+    placed = _place(("t-hills",) * 4, ("station",))
+    assert placed is not None and placed[0][0] == "station" and len(placed[0][1]) == 2
+
+
+def test_the_stock_exchange_may_stand_on_water():
+    placed = _place(("t-wet",) * 4, ("exchange",))
+    assert placed is not None and len(placed[0][1]) == 2
+
+
+def test_station_and_exchange_avoid_parcels_but_may_touch_a_preprinted_building():
+    from games.tramways.board import _raw_grid
+
+    for kind in ("station", "exchange"):
+        placed = _place(("t-crowded", "t-wet", "t-wet", "t-wet"), (kind,))
+        assert placed is not None
+        width, _, grid = _raw_grid(("t-crowded", "t-wet", "t-wet", "t-wet"), 2)
+        if kind == "station":
+            # The only dry cells away from parcels: D1-E1, next to the Residence.
+            assert placed[0][1] == (3, 4)
+        for c in placed[0][1]:
+            near = [c - 1, c + 1, c - width, c + width]
+            assert all(not (0 <= n < len(grid)) or grid[n] != "P" for n in near)
+
+
+def test_the_park_needs_four_empty_neighbours_hills_allowed_not_water():
+    from games.tramways.board import _raw_grid
+
+    boards = ("t-pond", "t-wet", "t-wet", "t-wet")
+    placed = _place(boards, ("park",))
+    width, _, grid = _raw_grid(boards, 2)
+    assert placed is not None
+    (cell,) = placed[0][1]
+    near = [cell - 1, cell + 1, cell - width, cell + width]
+    assert all(grid[n] in ".^" for n in near) and grid[cell] in ".^"
+    assert cell != 2 * width + 2  # C3 has the pond (C2) above it, so it is never chosen
+
+
+# ---------------------------------------------------------------- pass-through order, Park and Exchange together
+
+
+def test_park_and_exchange_in_one_trip_follow_the_rulebook_order():
+    """R1 -1- PARK -2- R2 -3- EXCHANGE -4- C1: (1) HP for all four links, (1½) the Park,
+    (2) the destination bonus, (3) money link by link with the Exchange's $5 on the way."""
+    state = crafted(
+        ["t-pair", "t-plain", "t-plain", "t-plain"],
+        [("park", ["C1"]), ("exchange", ["E3", "E4"])],
+        modules={"park": True, "exchange": True},
+    )
+    a = add_link(state, 1, ["B1"], ["R1", "PARK"])
+    b = add_link(state, 0, ["C2"], ["PARK", "R2"])
+    c = add_link(state, 1, ["D3"], ["R2", "EXCHANGE"])
+    d = add_link(state, 1, ["D4", "D5", "C5", "B5"], ["EXCHANGE", "C1"])
+    me = state["players"][0]
+    me["money"], me["stress"] = 0, 2
+    hand(state, 0, "commuter", "high-street")
+    state, events = do(state, 0, f"/tram move R1 C1 via {a} {b} {c} {d} hp 0 with commuter:ticket high-street:c")
+    me, other = state["players"]
+    assert other["hp"] == 3 and me["hp"] == 1  # a stop at the Exchange: HP for the link before and after
+    assert me["stress"] == 2 - 1 + 1  # the Park; then $1 unpaid to green for link a: +1 stress
+    # Link a: owes $1 with $0 (unpaid); b: +$1 own; c: pays $1; Exchange +$5; d: pays $4.
+    assert me["money"] == 0 + 1 - 1 + 5 - 4 and other["money"] == 3 + 1 + 4
+    text = events[0]["text"]
+    order = [
+        "+1 HP (link 4)",
+        "Park:",
+        "cannot pay $1",
+        "+$1 own rails",
+        "pays green $1",
+        "Stock Exchange +$5",
+        "pays green $4",
+    ]
+    assert [text.index(part) for part in order] == sorted(text.index(part) for part in order)
+
+
+def test_a_park_station_link_needs_the_s_icon():
+    state = crafted(
+        ["t-plain", "t-plain", "t-plain", "t-plain"],
+        [("station", ["A1", "B1"]), ("park", ["B3"])],
+        modules={"station": True, "park": True},
+    )
+    hand(state, 0, "foreman", "suburb")
+    assert not any(m["verb"] == "rails" and m["dest"] for m in legal_moves(state, 0))
+    with pytest.raises(IllegalMove):
+        do(state, 0, "/tram rails B3 B2 B1 dest R with foreman:rail suburb:r")
+    hand(state, 0, "foreman", "station-card")
+    state, _ = do(state, 0, "/tram rails B3 B2 B1 dest S with foreman:rail station-card:s")
+    assert state["links"][0]["ends"] == ["PARK", "STATION"]
+
+
+# ---------------------------------------------------------------- Station Master, turn by turn
+
+
+def test_station_master_may_stop_at_an_owned_parcel_and_stays_there():
+    state = crafted(
+        ["t-park", "t-plain", "t-plain", "t-plain"],
+        [("station", ["A1", "B1"])],
+        modules={"station": True, "master": True},
+        parcels={"P1": 0},
+    )
+    add_link(state, 0, ["A2", "A3", "A4", "A5", "B5"], ["STATION", "P1"])
+    state["current"], state["turn"] = 1, {"step": 2, "index": 1, "actions_left": 2}
+    state["players"][1]["money"] = 10
+    state, _ = do(state, 1, "/tram master P1 via 1")
+    assert state["master"] == {"at": "P1", "moved": True}
+    assert state["players"][0]["hp"] == 1 and state["players"][1]["stress"] == 0  # no bonus at an unbuilt parcel
+    assert state["players"][1]["money"] == 5 and state["players"][0]["money"] == 8  # $1 per tile to orange
+
+
+def test_station_master_in_the_single_action_round_and_the_end_of_three_actions():
+    state = station_city(master=True)
+    add_link(state, 0, ["B1"], ["R1", "STATION"])
+    state["turn"] = {"step": 1, "index": 1, "actions_left": 1}
+    state["current"] = 1
+    hand(state, 1, "petty-cash")
+    state, _ = do(state, 1, "/tram use petty-cash:$1")
+    # One action done, but the free Station Master move is still open: green keeps the turn.
+    assert state["current"] == 1 and state["turn"]["actions_left"] == 0
+    assert "Station Master free move" in GAME_status(state)
+    state, _ = do(state, 1, "/tram done")  # saving him for the double-action round costs nothing yet
+    assert state["players"][1]["stress"] == 0 and state["turn"]["step"] == 2 and state["current"] == 0
+    state, _ = do(state, 0, "/tram done")
+    assert state["current"] == 1 and state["turn"]["actions_left"] == 2
+    state, _ = do(state, 1, "/tram done")  # the end of green's 3 actions: +2 stress
+    assert state["players"][1]["stress"] == 2 and state["phase"] == "admin"
+
+
+def GAME_status(state: dict) -> str:
+    from games.tramways import GAME
+
+    return GAME.status(state).summary
