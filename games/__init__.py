@@ -17,8 +17,7 @@ ENTRY_POINT_GROUP = "tabletop_conductor.games"
 log = logging.getLogger(__name__)
 
 # On the roadmap, no engine yet: listed so players get a clear answer, not "unknown game".
-PLANNED: dict[str, PlannedGame] = {
-}
+PLANNED: dict[str, PlannedGame] = {}
 
 _points: dict[str, EntryPoint] | None = None
 _loaded: dict[str, GameManifest] = {}

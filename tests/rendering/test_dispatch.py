@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import games
-from games.base import PlannedGame
 import rendering
+from games.base import PlannedGame
 from rendering import tiny_towns
 from tests.rendering import synthetic
 
