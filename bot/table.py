@@ -21,7 +21,8 @@ ENDED = "ended"  # game note: how a game ended when the game's own summary would
 def summary_of(game: Table) -> str:
     """The one-line state of a started game: the game's summary, or the host's note on how it ended."""
     assert game.row.state is not None
-    return game.notes.get(ENDED) or game.spec.status(game.row.state).summary
+    # Summaries are phrases ("Round 2: ann to act"); callers add the full stop.
+    return (game.notes.get(ENDED) or game.spec.status(game.row.state).summary).rstrip(".")
 
 
 def ended_line(game: Table) -> str:
