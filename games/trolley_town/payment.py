@@ -9,6 +9,7 @@ pieces pay (``pay wood 0,0 stone 1,0``); otherwise the engine picks.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.base import IllegalMove
@@ -26,6 +27,9 @@ class Need:
 
     def splits(self) -> list[tuple[int, int]]:
         """Every (wood, stone) payment that settles this cost."""
+        return list(_splits(self))
+
+    def _all_splits(self) -> tuple[tuple[int, int], ...]:
         found = set()
         for off_wood in range(min(self.wood, self.discount) + 1):
             off_stone = self.discount - off_wood
@@ -33,7 +37,7 @@ class Need:
                 continue
             for flex_wood in range(self.flex + 1):
                 found.add((self.wood - off_wood + flex_wood, self.stone - off_stone + self.flex - flex_wood))
-        return sorted(found)
+        return tuple(sorted(found))
 
     def affordable(self, wood: int, stone: int) -> bool:
         return any(w <= wood and s <= stone for w, s in self.splits())
@@ -46,10 +50,21 @@ class Need:
         return f"{text}, {self.discount} off" if self.discount else text
 
 
+@lru_cache(maxsize=1024)
+def _splits(need: Need) -> tuple[tuple[int, int], ...]:
+    return need._all_splits()
+
+
 def building_need(town: Town, slug: str, key: str, rebuild: bool) -> Need:
+    return discounted_need(slug, effects.discount(town, key), rebuild)
+
+
+@lru_cache(maxsize=1024)
+def discounted_need(slug: str, discount: int, rebuild: bool) -> Need:
+    """The cost of ``slug`` on a cell whose neighbours take ``discount`` pieces off."""
     tile = TILES[slug]
     wood, stone = tile.cost.get("wood", 0), tile.cost.get("stone", 0)
-    off = min(effects.discount(town, key), max(0, wood + stone - 1))
+    off = min(discount, max(0, wood + stone - 1))
     if rebuild:
         extra = TILES["rebuild"].cost
         wood += extra.get("wood", 0)
@@ -122,4 +137,4 @@ def check_payment(town: Town, need: Need, given: Any) -> list[tuple[str, str]]:
     return pieces
 
 
-__all__ = ["RULES", "Need", "building_need", "check_payment", "default_payment", "route_need"]
+__all__ = ["RULES", "Need", "building_need", "check_payment", "default_payment", "discounted_need", "route_need"]

@@ -22,7 +22,14 @@ from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
 from games.rng import Rng, seed_state
 from games.trolley_town import effects, market
 from games.trolley_town.content import BASICS, RULES, TILES
-from games.trolley_town.payment import Need, building_need, check_payment, default_payment, route_need
+from games.trolley_town.payment import (
+    Need,
+    building_need,
+    check_payment,
+    default_payment,
+    discounted_need,
+    route_need,
+)
 from games.trolley_town.town import (
     DISTINCT_ROTATIONS,
     ROUTE_KINDS,
@@ -332,10 +339,15 @@ def construction_moves(state: State, seat: int) -> list[Move]:
     wood, stone = held.get("wood", 0), held.get("stone", 0)
     moves: list[Move] = [{MOVE_KEY: "pass"}]
     open_cells = frontier(cells)
+    # A cell's discount does not depend on the tile, and most cells share one: work each
+    # (tile, discount) cost out once (same result as building_need per cell, much faster).
+    discounts = [effects.discount(town, key) for key in open_cells]
     for slug, _, rebuild in _build_targets(state):
-        for key in open_cells:
-            need = building_need(town, slug, key, rebuild)
-            if need.affordable(wood, stone):
+        fits: dict[int, bool] = {}
+        for key, off in zip(open_cells, discounts, strict=True):
+            if off not in fits:
+                fits[off] = discounted_need(slug, off, rebuild).affordable(wood, stone)
+            if fits[off]:
                 move: Move = {MOVE_KEY: "build", "tile": slug, "cell": key}
                 if rebuild:
                     move["rebuild"] = True
