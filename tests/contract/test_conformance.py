@@ -19,7 +19,7 @@ from games.schema import verb_of
 from storage.db import dumps
 from tests.contract import checks
 from tests.contract.cases import CASES, MAX_STEPS, Case, Trace, bot_cases, default_cases, playout
-from tests.contract.registry import find_redeal, package_of
+from tests.contract.registry import find_redeal, package_of, plugin_registered
 
 pytestmark = pytest.mark.usefixtures("plugin_game")
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -248,7 +248,12 @@ def redeal_of(case: Case) -> Callable[[State, int, int], State]:
     )
 
 
-@pytest.mark.parametrize("case", CASES, ids=ids)
+with plugin_registered():  # the test game's manifest is only found while it is registered
+    HIDDEN_CASES = [case for case in CASES if case.manifest.game_type.hidden]
+OPEN_CASES = [case for case in CASES if case not in HIDDEN_CASES]
+
+
+@pytest.mark.parametrize("case", HIDDEN_CASES, ids=ids)
 def test_hidden_information_stays_hidden(case: Case) -> None:
     """Re-dealing one seat's hidden information changes nothing that another viewer sees.
 
@@ -260,10 +265,23 @@ def test_hidden_information_stays_hidden(case: Case) -> None:
     re-dealt state must equal the original's, and so must the viewer's board image. Some re-deal must
     actually change the state, or the helper proves nothing.
     """
-    if not case.manifest.game_type.hidden:
-        pytest.skip(f"{case.slug} declares no hidden information")
     trace = playout(case)
     problems = checks.hidden_problems(case.spec, trace, redeal_of(case))
+    assert not problems, report(problems, trace)
+
+
+@pytest.mark.parametrize("case", OPEN_CASES, ids=ids)
+def test_a_game_without_hidden_information_shows_everyone_the_same(case: Case) -> None:
+    """A game that declares no hidden information (``GameType.hidden`` empty) must mean it: at
+    states spread over a game, every seat's view equals the spectator's but for the viewer field."""
+    trace = playout(case)
+    problems = []
+    for index in trace.samples():
+        state = trace.state(index)
+        public = {**case.spec.view(state, None), "viewer": None}
+        for seat in range(case.players):
+            if {**case.spec.view(state, seat), "viewer": None} != public:
+                problems.append(f"step {index}: seat {seat} sees something the spectator does not")
     assert not problems, report(problems, trace)
 
 
