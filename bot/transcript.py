@@ -173,3 +173,7 @@ def _check_standings(transcript: Transcript, standings: list[Standing]) -> None:
                 transcript.standings_line, f"{name} ranks {actual['rank']}, listed after a player ranked {last_rank}"
             )
         last_rank = actual["rank"]
+    # Every player must be named: a line that leaves one out would let that score go unchecked.
+    missing = [s["player"] for s in standings if s["player"] not in {name for name, _ in transcript.standings}]
+    if missing:
+        raise TranscriptError(transcript.standings_line, f"the standings line leaves out {', '.join(missing)}")

@@ -119,3 +119,15 @@ async def test_a_moderator_who_is_not_playing_can_act_in_a_transcript():
     # bob's kick is logged as his resignation; ann plays on alone until her town is complete
     assert result.moves == 2 and result.status == "active"
     assert [(s["player"], s["rank"]) for s in result.standings] == [("ann", 1), ("bob", 2)]
+
+
+async def test_a_standings_line_that_leaves_out_a_player_fails():
+    """Every player's score is checked: naming only some of them is an error, not a pass."""
+    path = next(p for p in TRANSCRIPTS if load(p).standings and len(load(p).standings) > 1)
+    kept = load(path).standings[:-1]
+    lines = path.read_text().splitlines()
+    idx = next(i for i, line in enumerate(lines) if line.startswith("standings:"))
+    lines[idx] = "standings: " + " ".join(f"{name}={score}" for name, score in kept)
+    with pytest.raises(TranscriptError) as info:
+        await replay(parse_transcript("\n".join(lines)))
+    assert "leaves out" in info.value.reason and load(path).standings[-1][0] in info.value.reason
