@@ -2,32 +2,13 @@
 
 from __future__ import annotations
 
+from games.help_pages import pages
 from games.trains.content import CARDS, DECISIONS, MAPS, RULES, Card, station_slots_total
 from games.trains.effects import usage
 
-LIMIT = 2000  # one Discord message
-
 
 def _pages(name: str, header: str, lines: list[str], footer: str = "") -> dict[str, str]:
-    """Split a long topic into ``name``, ``name-2``, ... each within one message.
-
-    Every page but the last ends with a pointer to the next one, so a reader can follow on.
-    """
-    pages: list[list[str]] = [[header]]
-    for line in lines:
-        page = pages[-1]
-        # Room for the pointer line and the footer on whichever page ends up last.
-        if len("\n".join([*page, line])) + 60 + len(footer) > LIMIT and len(page) > 1:
-            pages.append([f"{header} (continued)"])
-        pages[-1].append(line)
-    if footer:
-        pages[-1].append(footer)
-    names = [name if i == 0 else f"{name}-{i + 1}" for i in range(len(pages))]
-    out: dict[str, str] = {}
-    for i, page in enumerate(pages):
-        more = f"\nMore: `/game rules trains {names[i + 1]}`." if i + 1 < len(pages) else ""
-        out[names[i]] = "\n".join(page) + more
-    return out
+    return pages("trains", name, header, lines, footer)
 
 
 def _card_line(card: Card) -> str:

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
+from games.help_pages import pages
 from games.tramways.content import CARDS, SETTINGS
 from games.tramways.notation import USAGE
-
-LIMIT = 2000  # one Discord message
 
 RECONSTRUCTION = (
     "The base game here is a RECONSTRUCTION: the base Tramways rulebook is not available to this project. "
@@ -68,18 +67,8 @@ def _cards() -> str:
 
 def _decisions() -> dict[str, str]:
     """The decisions list, split into pages of one Discord message each (decisions, decisions-2)."""
-    pages: list[list[str]] = [["**Sources and decisions** (published / expansion / project)"]]
-    for tag, text in SETTINGS["decisions"]:
-        line = f"- [{tag}] {text}"
-        if len("\n".join([*pages[-1], line])) > LIMIT - 60:
-            pages.append(["**Sources and decisions** (continued)"])
-        pages[-1].append(line)
-    names = ["decisions"] + [f"decisions-{i + 2}" for i in range(len(pages) - 1)]
-    out = {}
-    for i, page in enumerate(pages):
-        more = f"\nMore: `/game rules tramways {names[i + 1]}`." if i + 1 < len(pages) else ""
-        out[names[i]] = "\n".join(page) + more
-    return out
+    lines = [f"- [{tag}] {text}" for tag, text in SETTINGS["decisions"]]
+    return pages("tramways", "decisions", "**Sources and decisions** (published / expansion / project)", lines)
 
 
 RULES_HELP: dict[str, str] = {

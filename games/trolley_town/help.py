@@ -2,25 +2,13 @@
 
 from __future__ import annotations
 
+from games.help_pages import pages
 from games.trolley_town.content import RULES, TILES, Tile
 from games.trolley_town.effects import describe
 
-LIMIT = 2000  # one Discord message
-
 
 def _paged(name: str, header: str, lines: list[str]) -> dict[str, str]:
-    """``name``, ``name-2``, ... each within one message, each pointing to the next."""
-    pages: list[list[str]] = [[header]]
-    for line in lines:
-        if len("\n".join([*pages[-1], line])) + 60 > LIMIT and len(pages[-1]) > 1:
-            pages.append([f"{header} (continued)"])
-        pages[-1].append(line)
-    names = [name if i == 0 else f"{name}-{i + 1}" for i in range(len(pages))]
-    return {
-        names[i]: "\n".join(page)
-        + (f"\nMore: `/game rules trolley-town {names[i + 1]}`." if i + 1 < len(pages) else "")
-        for i, page in enumerate(pages)
-    }
+    return pages("trolley-town", name, header, lines)
 
 
 def _cost(tile: Tile) -> str:
