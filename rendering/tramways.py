@@ -45,10 +45,10 @@ from rendering.theme import (
     tint,
 )
 
-CELL = 56
+CELL = 60
 LEFT = 36  # room for the row numbers
 LETTERS = 28  # column letters above the grid
-MIN_WIDTH = 640  # the panels under the map need this much; a 10-column map is 632 px
+MIN_WIDTH = 640  # the panels under the map need this much; a 10-column map is 672 px
 PAD = 8
 TYPED = theme.MIN_TYPED
 TEXT = 17  # body text: a little over the minimum
@@ -217,16 +217,18 @@ def _endpoints(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
         label_box = (x0 + 6, y0 + 4, x1 - 4, y0 + 28)
         if kind in TILE_TEXT:
             draw_text(image, label_box, TILE_TEXT[kind], TEXT, ink, align="l", max_lines=1)
+        elif text_width(ep["label"], TYPED) > label_box[2] - label_box[0] and y1 - y0 > x1 - x0:
+            _upright_label(image, ep["label"], fill, ink, (x0 + 5, y0 + 6, x0 + 31, y1 - 20))
         else:  # building labels are typed in /tram move, build and draft
             draw_text(image, label_box, ep["label"], TYPED, ink, align="l", max_lines=1, typed=True)
-        second = (x0 + 6, y0 + 28, x1 - 20, y0 + 46)
+        second = (x0 + 6, y0 + 27, x1 - 22, y0 + 45)
         if kind == "parcel" and kind_type != "P":
             # A built parcel: its building type (and + once upgraded) under the parcel's name.
             draw_text(image, second, kind_type + ("+" if ep["upgraded"] else ""), TEXT, ink, align="l", max_lines=1)
         elif kind == "exchange":
             draw_text(image, second, "+$5", TEXT, ink, align="l", max_lines=1)
         if owner is not None:
-            _player_shape(draw, owner, x1 - 13, y0 + 36, 6)
+            _player_shape(draw, owner, x1 - 14, y0 + 36, 6)
         # Passengers: filled dots; room for more: hollow dots.
         cap, here = max(ep["capacity"], ep["passengers"]), ep["passengers"]
         for i in range(cap):
@@ -234,6 +236,14 @@ def _endpoints(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, An
             draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=ink if i < here else None, outline=ink, width=2)
         if master == ep["label"]:
             _master_token(image, draw, x1 - 4, y0 + 4, bool(view["master"]["moved"]))
+
+
+def _upright_label(image: Image.Image, label: str, fill: Any, ink: Any, box: Box) -> None:
+    """A label too long for a tall narrow tile (STATION standing on end), read bottom to top."""
+    x0, y0, x1, y1 = (round(v) for v in box)
+    strip = Image.new("RGB", (y1 - y0, x1 - x0), fill)
+    stamp_text(strip, (2, strip.height / 2), label, TYPED, ink, "lm", box=(0, 0, *strip.size), typed=True)
+    image.paste(strip.rotate(90, expand=True), (x0, y0))
 
 
 def _links(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
