@@ -142,6 +142,25 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     return encode(board_image(view, focus))
 
 
+def clear_caches() -> None:
+    """Empty every drawing cache (tests record the text of a whole image; the bench's cold case)."""
+    for cached in (
+        _cell_image,
+        _free_cell,
+        _label,
+        _name_lines,
+        _piece_sprite,
+        _letter_mask,
+        _building_list_image,
+        _market_image,
+        _empty_card,
+        _tile_card,
+        _basic_card,
+        _legend,
+    ):
+        cached.cache_clear()
+
+
 def encode(image: Image.Image) -> bytes:
     """Palette PNG, like ``theme.to_png_fast`` but about three times faster on these tall boards.
 

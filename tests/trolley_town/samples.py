@@ -24,7 +24,7 @@ TABLES = (
     (4, "", "4p"),
     (2, "first_game=on", "2p-first-game"),
     (3, "expert=all", "3p-expert"),
-    (1, "basics=field,field,meadow,meadow,charcoal-kiln,bakery,ranch", "1p-basics"),
+    (1, "basics=field,meadow,charcoal-kiln,charcoal-kiln,bakery,bakery,ranch first_game=on", "1p-basics"),
 )
 
 
