@@ -100,7 +100,7 @@ SIDES = ("N", "E", "S", "W")
 STEP: dict[str, Pos] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 BLOCKED = (190, 40, 30)  # buffer stops
 
-WIDTH = 1040  # every image; a phone shows it ~440 px wide, a 0.42 scale
+WIDTH = 840  # every image; a phone shows it ~400 px wide, about half size, so 20 px text reads as 10
 MARGIN = 12
 GAP = 10
 PAD = 8
@@ -155,6 +155,7 @@ def clear_caches() -> None:
         _market_image,
         _empty_card,
         _tile_card,
+        _tile_height,
         _basic_card,
         _legend,
     ):
@@ -383,7 +384,7 @@ def _finished(view: Mapping[str, Any]) -> bool:
 def _header_layout(view: Mapping[str, Any], width: int) -> tuple[tuple[str, ...], int, int, int]:
     """(summary lines, chip columns, chip rows, top of the chips)."""
     count = max(1, len(view.get("towns") or []))
-    columns = count if count <= 4 else 3
+    columns = count if count <= 2 else 2 if count == 4 else 3
     summary = str(view.get("summary") or "")
     lines = theme.fit_lines(summary, 20, width - 24, 2) if summary else ()
     return lines, columns, math.ceil(count / columns), 50 + 25 * len(lines)
@@ -1305,12 +1306,14 @@ def _market_key(view: Mapping[str, Any]) -> str:
     )
 
 
-CARD_H = 196
+CARD_MIN_H = 130  # an empty slot; a card is as tall as the tallest in the market needs
+CARDS_PER_ROW = 3
+BASICS_PER_ROW = 4
 BASIC_H = 168
 BASIC_SHORT_H = 118
 HEADING = 30
-NAME_SIZE = 20  # building names are typed into /trolley build: MIN_TYPED
-CARD_TEXT = 17
+NAME_SIZE = 22  # building names are typed into /trolley build: over MIN_TYPED
+CARD_TEXT = 19
 COST_PIECE = 27  # big enough for the resource letter to be MIN_TEXT
 
 
@@ -1325,14 +1328,16 @@ def _market_image(key: str, width: int) -> Image.Image:
     basics: list[Any] = [pile for pile in market.get("basic") or [] if isinstance(pile, Mapping)]
     rebuild = market.get("rebuild")
     piles = basics + ([{"rebuild": True, **rebuild}] if isinstance(rebuild, Mapping) else [])
-    per_row = max(6, min(7, len(piles)))
+    per_row = BASICS_PER_ROW
     basic_w = (inner - gap * (per_row - 1)) // per_row
     basic_rows = math.ceil(len(piles) / per_row)
     basic_h = _basic_height(piles)
     row = list(market.get("row") or [None] * 6)
     slots = max(1, len(row))
     marker = max(0, min(slots, int(market.get("marker") or 0)))
-    card_w = (inner - gap * (slots - 1) - marker_gap) // slots
+    # Three cards a row (room for the round marker on every row), so names and effects stay large.
+    per_card_row = min(CARDS_PER_ROW, slots)
+    card_w = (inner - gap * (per_card_row - 1) - marker_gap) // per_card_row
     draws: list[tuple[Any, str]] = []
     for letter, pile_key in (("A", "a_pile"), ("B", "b_pile")):
         pile = market.get(pile_key) or {}
@@ -1340,17 +1345,20 @@ def _market_image(key: str, width: int) -> Image.Image:
     for index, v in enumerate(market.get("v") or []):
         if isinstance(v, Mapping):
             draws.append((v.get("top"), f"V pile {index + 1} · {int(v.get('left') or 0)} left"))
-    per_draw_row = max(1, slots)
-    draw_rows = max(1, math.ceil(len(draws) / per_draw_row))
+    draw_per_row = max(1, (inner + gap) // (card_w + gap))
+    tiles = [tile for tile in [*row, *(tile for tile, _ in draws)] if isinstance(tile, Mapping)]
+    card_h = max([CARD_MIN_H, *(_tile_height(json.dumps(tile, sort_keys=True), card_w) for tile in tiles)])
+    draw_rows = max(1, math.ceil(len(draws) / draw_per_row))
+    row_rows = math.ceil(slots / per_card_row)
     legend = _legend(inner)
-    height = pad + HEADING + basic_rows * (basic_h + gap) + HEADING + CARD_H + gap + HEADING
-    height += draw_rows * (CARD_H + gap) + legend.height + pad
+    height = pad + HEADING + basic_rows * (basic_h + gap) + HEADING + row_rows * (card_h + gap) + HEADING
+    height += draw_rows * (card_h + gap) + legend.height + pad
     image, draw = theme.new_canvas(width, height)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
 
     y = pad
     title = "Basic buildings" + ("  (solo: the 7 chosen)" if data.get("solo") else "")
-    _heading(image, pad, y, width - pad, title, "" if data.get("solo") else "the top tile of each pile is face up")
+    _heading(image, pad, y, width - pad, title, "" if data.get("solo") else "top tile face up")
     y += HEADING
     for index, pile in enumerate(piles):
         r, col = divmod(index, per_row)
@@ -1358,26 +1366,30 @@ def _market_image(key: str, width: int) -> Image.Image:
         image.paste(card, (pad + col * (basic_w + gap), y + r * (basic_h + gap)))
     y += basic_rows * (basic_h + gap)
 
-    _heading(image, pad, y, width - pad, "Building row", "A slots left of the round marker, B slots right")
+    _heading(image, pad, y, width - pad, "Building row", "A slots before the round marker, B after")
     y += HEADING
-    x = pad
     for index in range(slots):
+        r, col = divmod(index, per_card_row)
+        # The round marker's row makes room for it; the cards after it there move right.
+        shift = marker_gap if index >= marker and r == marker // per_card_row else 0
+        x = pad + col * (card_w + gap) + shift
+        top = y + r * (card_h + gap)
         if index == marker:
-            _round_marker(image, draw, x + (marker_gap - gap) / 2, y, CARD_H, round_no)
-            x += marker_gap
+            _round_marker(image, draw, x - (marker_gap + gap) / 2, top, card_h, round_no)
         label = f"{'A' if index < marker else 'B'} slot {index + 1}"
-        image.paste(_card_or_empty(row[index] if index < len(row) else None, card_w, CARD_H, label), (x, y))
-        x += card_w + gap
+        image.paste(_card_or_empty(row[index] if index < len(row) else None, card_w, card_h, label), (x, top))
     if marker >= slots:
-        _round_marker(image, draw, x + (marker_gap - gap) / 2 - gap, y, CARD_H, round_no)
-    y += CARD_H + gap
+        last = (slots - 1) % per_card_row
+        top = y + (row_rows - 1) * (card_h + gap)
+        _round_marker(image, draw, pad + (last + 1) * (card_w + gap) + (marker_gap - gap) / 2, top, card_h, round_no)
+    y += row_rows * (card_h + gap)
 
     _heading(image, pad, y, width - pad, "Draw piles and V piles", "the top tile of each can be built")
     y += HEADING
     for index, (tile, label) in enumerate(draws):
-        r, col = divmod(index, per_draw_row)
-        image.paste(_card_or_empty(tile, card_w, CARD_H, label), (pad + col * (card_w + gap), y + r * (CARD_H + gap)))
-    y += draw_rows * (CARD_H + gap)
+        r, col = divmod(index, draw_per_row)
+        image.paste(_card_or_empty(tile, card_w, card_h, label), (pad + col * (card_w + gap), y + r * (card_h + gap)))
+    y += draw_rows * (card_h + gap)
     image.paste(legend, (pad, y))
     return image
 
@@ -1479,8 +1491,7 @@ def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
     image, draw = theme.new_canvas(width, height)
     draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=fill, outline=shade(fill, 0.45), width=2)
-    pad = 7
-    band = 26
+    pad, band = CARD_PAD, CARD_BAND
     band_fill = shade(fill, 0.3)
     draw.rounded_rectangle((0, 0, width - 1, band), radius=7, fill=band_fill)
     draw.rectangle((0, band - 7, width - 1, band), fill=band_fill)
@@ -1491,18 +1502,37 @@ def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
     stamp_text(image, (pad, band / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
     if star:  # "for players used to the game"
         _star(draw, (width - pad - 19, 3, width - pad + 1, band - 3), HIGHLIGHT)
-    y = band + 4
     name = str(tile.get("name") or tile.get("tile") or "?")
-    y = _card_name(image, name, pad, y, width - 2 * pad, INK) + 2
+    y = _card_name(image, name, CARD_PAD, CARD_BAND + 4, width - 2 * CARD_PAD, INK) + 2
     y += _cost_row(image, draw, tile.get("cost"), int(tile.get("spaces") or 0), pad, y, width - pad, INK) + 4
     draw.line((pad, y - 2, width - pad, y - 2), fill=shade(fill, 0.3))
-    step = max(CARD_TEXT + 3, BADGE + 2)
-    room = max(1, (height - y - 4) // step)
-    timings = [str(t) for t in tile.get("timings") or []]
-    effects = _effect_lines(str(tile.get("text") or ""), timings)
-    lines = _wrap_effects(effects, CARD_TEXT, width - 2 * pad - BADGE - 4, room)
+    room = max(1, (height - y - 4) // EFFECT_STEP)
+    lines = _card_effects(tile, width, room)
     _draw_effects(image, draw, lines, pad, y + 1, CARD_TEXT, BADGE)
     return image
+
+
+CARD_PAD = 7
+CARD_BAND = 26
+EFFECT_STEP = max(CARD_TEXT + 3, BADGE + 2)
+MAX_EFFECT_LINES = 4
+
+
+def _card_effects(tile: Mapping[str, Any], width: int, room: int) -> list[tuple[str | None, str]]:
+    timings = [str(t) for t in tile.get("timings") or []]
+    effects = _effect_lines(str(tile.get("text") or ""), timings)
+    return _wrap_effects(effects, CARD_TEXT, width - 2 * CARD_PAD - BADGE - 4, room)
+
+
+@lru_cache(maxsize=256)
+def _tile_height(key: str, width: int) -> int:
+    """How tall ``_tile_card`` needs to be to show the whole tile (effects up to MAX_EFFECT_LINES)."""
+    tile = json.loads(key)
+    name = str(tile.get("name") or tile.get("tile") or "?")
+    inner = width - 2 * CARD_PAD
+    names = theme.wrap_lines(name, NAME_SIZE, inner, 2) or theme.fit_lines(name, NAME_SIZE, inner, 2)
+    top = CARD_BAND + 4 + theme.line_height(NAME_SIZE) * len(names) + 2 + COST_PIECE + 1 + 4
+    return top + EFFECT_STEP * len(_card_effects(tile, width, MAX_EFFECT_LINES)) + 8
 
 
 def _star(draw: ImageDraw.ImageDraw, box: Box, colour: Colour) -> None:
@@ -1620,11 +1650,11 @@ def _legend_marks(draw: ImageDraw.ImageDraw, image: Image.Image, kind: str, x: i
 
 
 MARKS = (
-    ("joined", "route joins a tile"),
-    ("buffer", "route end not joined"),
+    ("joined", "route joins tile"),
+    ("buffer", "route not joined"),
     ("junction", "junction"),
     ("space", "space for a good"),
-    ("free", "free cell: x,y"),
+    ("free", "free cell x,y"),
     ("star", "advanced tile"),
     ("down", "pile face down"),
     ("marker", "round marker"),
@@ -1633,28 +1663,27 @@ MARKS = (
 
 @lru_cache(maxsize=4)
 def _legend(width: int) -> Image.Image:
-    """What each piece shape and letter, each timing badge and every other mark means."""
-    rows = 6
-    height = 40 + rows * LEGEND_ROW + 4
+    """What each piece shape and letter, each timing badge and every other mark means: columns
+    filled top to bottom (resources, timings, then the marks)."""
+    entries: list[tuple[str, str, str]] = [("piece", res, RESOURCE_LEGEND[res]) for res in RESOURCES]
+    entries += [("badge", timing, label) for timing, (_, label, _) in TIMINGS.items()]
+    entries += [("mark", kind, label) for kind, label in MARKS]
+    columns = max(1, (width - 20) // 196)
+    rows = -(-len(entries) // columns)
+    height = 36 + rows * LEGEND_ROW + 4
     image, draw = theme.new_canvas(width, height)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=WHITE, outline=GRID)
-    box = (0, 0, width, height)
-    _bold(image, (10, 8), "Legend", 20, INK, box=box)
-    column = (width - 20) // 4
-    top = 40
-    for index, res in enumerate(RESOURCES):
-        y = top + index * LEGEND_ROW
-        _piece(image, res, 10, y, COST_PIECE)
-        stamp_text(image, (44, y + 14), RESOURCE_LEGEND[res], 17, INK, "lm", box=(44, y, 10 + column, y + LEGEND_ROW))
-    x = 10 + column
-    for index, (timing, (_, label, _)) in enumerate(TIMINGS.items()):
-        y = top + index * LEGEND_ROW
-        _badge(image, draw, timing, (x + 2, y + 3), BADGE)
-        stamp_text(image, (x + 30, y + 14), label, 17, INK, "lm", box=(x + 30, y, x + column, y + LEGEND_ROW))
-    for index, (kind, label) in enumerate(MARKS):
-        col, r = divmod(index, 4)
-        x = 10 + (2 + col) * column
-        y = top + r * LEGEND_ROW
-        _legend_marks(draw, image, kind, x, y + 1)
-        stamp_text(image, (x + 56, y + 14), label, 17, INK, "lm", box=(x + 56, y, x + column, y + LEGEND_ROW))
+    _bold(image, (10, 7), "Legend", 20, INK, box=(0, 0, width, 36))
+    column = (width - 20) // columns
+    for index, (what, key, label) in enumerate(entries):
+        col, row = divmod(index, rows)
+        x, y = 10 + col * column, 36 + row * LEGEND_ROW
+        if what == "piece":
+            _piece(image, key, x + 10, y, COST_PIECE)
+        elif what == "badge":
+            _badge(image, draw, key, (x + 13, y + 3), BADGE)
+        else:
+            _legend_marks(draw, image, key, x, y + 1)
+        text_x = x + 54
+        stamp_text(image, (text_x, y + 14), label, 17, INK, "lm", box=(text_x, y, x + column, y + LEGEND_ROW))
     return image
