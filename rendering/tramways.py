@@ -200,42 +200,69 @@ def _master_token(image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, cy: 
     stamp_text(image, (cx, cy + 1), "m" if moved else "M", 17, WHITE, "mm", box=(cx - r, cy - r, cx + r, cy + r))
 
 
-def _endpoints(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _endpoints(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], origin: tuple[int, int]) -> None:
+    """Every building, parcel and tile (each drawn once per look, then pasted) and the Station Master."""
     master = (view.get("master") or {}).get("at")
     pool = set((view.get("draft") or {}).get("pool", ()))
+    ox, oy = origin
     for ep in view["endpoints"]:
         boxes = [_xy(cell) for cell in ep["cells"]]
         x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
         x1, y1 = max(b[0] for b in boxes) + CELL, max(b[1] for b in boxes) + CELL
-        kind, kind_type, owner = ep["kind"], ep["type"], ep["owner"]
-        fill = _fill(ep, pool)
-        outline = player_colour(owner) if owner is not None else shade(fill, 0.45)
-        draw.rectangle(
-            (x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=outline, width=5 if owner is not None else 2
-        )
-        ink = text_colour_on(fill)
-        label_box = (x0 + 6, y0 + 4, x1 - 4, y0 + 28)
-        if kind in TILE_TEXT:
-            draw_text(image, label_box, TILE_TEXT[kind], TEXT, ink, align="l", max_lines=1)
-        elif text_width(ep["label"], TYPED) > label_box[2] - label_box[0] and y1 - y0 > x1 - x0:
-            _upright_label(image, ep["label"], fill, ink, (x0 + 5, y0 + 6, x0 + 31, y1 - 20))
-        else:  # building labels are typed in /tram move, build and draft
-            draw_text(image, label_box, ep["label"], TYPED, ink, align="l", max_lines=1, typed=True)
-        second = (x0 + 6, y0 + 27, x1 - 22, y0 + 45)
-        if kind == "parcel" and kind_type != "P":
-            # A built parcel: its building type (and + once upgraded) under the parcel's name.
-            draw_text(image, second, kind_type + ("+" if ep["upgraded"] else ""), TEXT, ink, align="l", max_lines=1)
-        elif kind == "exchange":
-            draw_text(image, second, "+$5", TEXT, ink, align="l", max_lines=1)
-        if owner is not None:
-            _player_shape(draw, owner, x1 - 14, y0 + 36, 6)
-        # Passengers: filled dots; room for more: hollow dots.
-        cap, here = max(ep["capacity"], ep["passengers"]), ep["passengers"]
-        for i in range(cap):
-            cx, cy = x0 + 12 + i * 13, y1 - 10
-            draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=ink if i < here else None, outline=ink, width=2)
+        look = (ep["label"], ep["kind"], ep["type"], ep["owner"], bool(ep["upgraded"]), ep["capacity"])
+        sprite = _endpoint_sprite(*look, ep["passengers"], _fill(ep, pool), x1 - x0, y1 - y0)
+        image.paste(sprite, (ox + x0 + 2, oy + y0 + 2))
         if master == ep["label"]:
-            _master_token(image, draw, x1 - 4, y0 + 4, bool(view["master"]["moved"]))
+            _master_token(image, draw, ox + x1 - 4, oy + y0 + 4, bool(view["master"]["moved"]))
+
+
+@lru_cache(maxsize=1024)
+def _endpoint_sprite(
+    label: str,
+    kind: str,
+    kind_type: str,
+    owner: int | None,
+    upgraded: bool,
+    capacity: int,
+    passengers: int,
+    fill: tuple[int, int, int],
+    width: int,
+    height: int,
+) -> Image.Image:
+    """One endpoint as drawn inside its cells (2 px in from the grid lines): fill, owner frame and
+    shape, label, type and passengers. Boards repeat most of them from render to render."""
+    image = Image.new("RGB", (width - 3, height - 3), fill)
+    draw = ImageDraw.Draw(image)
+    x0, y0, x1, y1 = -2, -2, width - 2, height - 2  # the cells' box in the sprite's coordinates
+    outline = player_colour(owner) if owner is not None else shade(fill, 0.45)
+    draw.rectangle((0, 0, width - 4, height - 4), outline=outline, width=5 if owner is not None else 2)
+    ink = text_colour_on(fill)
+    label_box = (x0 + 6, y0 + 4, x1 - 4, y0 + 28)
+    if kind in TILE_TEXT:
+        draw_text(image, label_box, TILE_TEXT[kind], TEXT, ink, align="l", max_lines=1)
+    elif text_width(label, TYPED) > label_box[2] - label_box[0] and y1 - y0 > x1 - x0:
+        _upright_label(image, label, fill, ink, (x0 + 5, y0 + 6, x0 + 31, y1 - 20))
+    else:  # building labels are typed in /tram move, build and draft
+        draw_text(image, label_box, label, TYPED, ink, align="l", max_lines=1, typed=True)
+    second = (x0 + 6, y0 + 27, x1 - 22, y0 + 45)
+    if kind == "parcel" and kind_type != "P":
+        # A built parcel: its building type (and + once upgraded) under the parcel's name.
+        draw_text(image, second, kind_type + ("+" if upgraded else ""), TEXT, ink, align="l", max_lines=1)
+    elif kind == "exchange":
+        draw_text(image, second, "+$5", TEXT, ink, align="l", max_lines=1)
+    if owner is not None:
+        _player_shape(draw, owner, x1 - 14, y0 + 36, 6)
+    # Passengers: filled dots; room for more: hollow dots.
+    for i in range(max(capacity, passengers)):
+        cx, cy = x0 + 12 + i * 13, y1 - 10
+        draw.ellipse((cx - 5, cy - 5, cx + 5, cy + 5), fill=ink if i < passengers else None, outline=ink, width=2)
+    return image
+
+
+def clear_caches() -> None:
+    """Empty the drawing caches (tests record the text of a whole image)."""
+    _base.cache_clear()
+    _endpoint_sprite.cache_clear()
 
 
 def _upright_label(image: Image.Image, label: str, fill: Any, ink: Any, box: Box) -> None:
@@ -246,16 +273,17 @@ def _upright_label(image: Image.Image, label: str, fill: Any, ink: Any, box: Box
     image.paste(strip.rotate(90, expand=True), (x0, y0))
 
 
-def _links(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _links(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], origin: tuple[int, int]) -> None:
     centres = {ep["label"]: ep["cells"] for ep in view["endpoints"]}
+    ox, oy = origin
     tags = []
     for link in view["links"]:
         owner = link["owner"]
         colour = player_colour(owner)
-        points = [(x + CELL / 2, y + CELL / 2) for x, y in (_xy(c) for c in link["cells"])]
-        ends = [_nearest(centres[link["ends"][0]], link["cells"][0])]
+        points = [(ox + x + CELL / 2, oy + y + CELL / 2) for x, y in (_xy(c) for c in link["cells"])]
+        ends = [_nearest(centres[link["ends"][0]], link["cells"][0], origin)]
         if link["complete"]:
-            ends.append(_nearest(centres[link["ends"][1]], link["cells"][-1]))
+            ends.append(_nearest(centres[link["ends"][1]], link["cells"][-1], origin))
         line = [ends[0], *points] + ([ends[1]] if link["complete"] else [])
         thick = 12 if link["complete"] else 5
         if link["upgraded"]:
@@ -282,11 +310,11 @@ def _link_tag(
     stamp_text(image, (box[0] + 22, cy + 1), text, TYPED, INK, "lm", box=box, typed=True)
 
 
-def _nearest(cells: list[str], rail: str) -> tuple[float, float]:
+def _nearest(cells: list[str], rail: str, origin: tuple[int, int]) -> tuple[float, float]:
     """The point on the edge of the endpoint cell next to ``rail``, so the line meets the building."""
     rx, ry = _xy(rail)
     best = min((_xy(c) for c in cells), key=lambda p: abs(p[0] - rx) + abs(p[1] - ry))
-    return (best[0] + rx) / 2 + CELL / 2, (best[1] + ry) / 2 + CELL / 2
+    return origin[0] + (best[0] + rx) / 2 + CELL / 2, origin[1] + (best[1] + ry) / 2 + CELL / 2
 
 
 # ---------------------------------------------------------------- panels (each its own canvas)
@@ -295,21 +323,30 @@ def _nearest(cells: list[str], rail: str) -> tuple[float, float]:
 class Panel:
     """A canvas as wide as the image that grows as it is drawn on; ``image()`` crops it."""
 
-    def __init__(self, width: int, height: int = 2400) -> None:
+    def __init__(self, width: int, height: int = 600) -> None:
         self.canvas, self.draw = theme.new_canvas(width, height)
         self.width = width
         self.y = 0
+
+    def room(self, height: float) -> None:
+        """Make sure ``height`` px below ``self.y`` exist (the canvas starts small: filling is not free)."""
+        if self.y + height > self.canvas.height:
+            canvas, draw = theme.new_canvas(self.width, max(2 * self.canvas.height, round(self.y + height) + 200))
+            canvas.paste(self.canvas, (0, 0))
+            self.canvas, self.draw = canvas, draw
 
     def text(self, text: str, size: int = TEXT, fill: Any = INK, max_lines: int = 6, typed: bool = False) -> None:
         """``text`` wrapped across the panel at ``self.y``; moves ``self.y`` below it."""
         inner = self.width - 2 * LEFT
         found = theme.wrap_lines(text, size, inner, max_lines) or theme.fit_lines(text, size, inner, max_lines)
         height = theme.line_height(size) * len(found)
+        self.room(height + 4)
         box = (LEFT, self.y, self.width - LEFT, self.y + height)
         draw_text(self.canvas, box, text, size, fill, align="l", max_lines=max_lines, typed=typed)
         self.y += height + 4
 
     def heading(self, text: str) -> None:
+        self.room(30)
         box = (LEFT, self.y, self.width - LEFT, self.y + 28)
         draw_text(self.canvas, box, text, 19, INK, align="l", max_lines=1)
         self.y += 30
@@ -379,6 +416,7 @@ def _table(panel: Panel, view: dict[str, Any], focus: int | None) -> None:
     if view["finished"]:
         title = "Final scores"
     panel.heading(title)
+    panel.room(24 + ROW * len(ranked) + 8)
     canvas, draw, width = panel.canvas, panel.draw, panel.width
     right = width - LEFT + 4
     columns = []
@@ -500,18 +538,20 @@ def _cards(panel: Panel, title: str, slugs: Sequence[str], costs: dict[str, int]
     inner = panel.width - 2 * LEFT + 16
     columns, height = _card_rows(unique, panel.width, inner)
     card_w = (inner - 8 * (columns - 1)) // columns
+    rows = -(-len(unique) // columns)
+    panel.room(rows * (height + 8) + 4)
     for index, slug in enumerate(unique):
         row, col = divmod(index, columns)
         x = LEFT - 8 + col * (card_w + 8)
         y = panel.y + row * (height + 8)
         cost = costs.get(slug) if costs is not None else None
         _card_box(panel.canvas, panel.draw, slug, (x, y, x + card_w, y + height), cost, counted[slug])
-    rows = -(-len(unique) // columns)
     panel.y += rows * (height + 8) + 4
 
 
 def _draft(panel: Panel, pool: Sequence[str]) -> None:
     panel.heading("Parcels left to draft")
+    panel.room(34 * len(pool) + 36)  # at most a row each
     x, y = LEFT, panel.y
     for label in pool:
         w = text_width(label, TYPED) + 14
@@ -588,6 +628,7 @@ def _legend(panel: Panel, view: dict[str, Any]) -> None:
     columns = max(1, inner // 270)
     col_w = inner // columns
     rows = -(-len(entries) // columns)
+    panel.room(rows * 32 + 6)
     for index, (kind, label) in enumerate(entries):
         col, row = divmod(index, rows)
         x, y = LEFT + col * col_w, panel.y + row * 32
@@ -624,11 +665,9 @@ def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
     image.paste(header, (0, 0))
     image.paste(base, (left, header.height))
     image.paste(below, (0, header.height + base.height))
-    map_layer = image.crop((left, header.height, left + base.width, header.height + base.height))
-    draw = ImageDraw.Draw(map_layer)
-    _endpoints(map_layer, draw, view)
-    _links(map_layer, draw, view)
-    image.paste(map_layer, (left, header.height))
+    draw = ImageDraw.Draw(image)
+    _endpoints(image, draw, view, (left, header.height))
+    _links(image, draw, view, (left, header.height))
     return image
 
 

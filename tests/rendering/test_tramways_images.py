@@ -18,7 +18,7 @@ from tests.tramways.samples import TABLES, Sample, samples
 
 
 def _record(sample: Sample) -> tuple[list[theme.DrawnText], bytes]:
-    tramways._base.cache_clear()  # the cached terrain layer would not draw its letters again
+    tramways.clear_caches()  # cached layers and tiles would not draw their text again
     with theme.recording() as drawn:
         png = tramways.render_board(sample.view, sample.focus)
     return drawn, png

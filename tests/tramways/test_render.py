@@ -25,7 +25,7 @@ def _play_until(state: dict, done, level: int = 1) -> dict:
 
 def _texts(view: dict, focus: int | None) -> tuple[list[theme.DrawnText], bytes]:
     """Every text the image draws (the terrain layer's letters too) and the PNG."""
-    render._base.cache_clear()
+    render.clear_caches()
     with theme.recording() as drawn:
         png = render.render_board(view, focus)
     return drawn, png
