@@ -4,8 +4,8 @@ Prints one JSON object. Headline figures (render_ms_median, kb_max) are for 5-pl
 Grand Station module (the largest map, the most links and tiles), views of seeded bot games from the
 start to the end, public and private (hand) views alike, in a warm process as in the long-running
 bot; the issue's targets are a median of at most 40 ms and at most 300 KB. "cold_cache" empties the
-drawing caches (terrain layer, building tiles) before each render. Wall-clock times suffer on a shared machine: the CPU time per
-render and the load average are printed too.
+drawing caches (terrain layer, building tiles) before each render. Wall-clock times suffer on a
+shared machine: the CPU time per render and the load average are printed too.
 Run from the repo root: python bench/bench_render_tramways.py
 """
 

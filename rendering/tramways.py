@@ -68,6 +68,19 @@ HIGHLIGHT_ROW = (255, 240, 200)
 WAVES = (60, 110, 170)
 PANEL = (255, 254, 251)
 BAD = (190, 60, 40)  # card consequences (+1 stress, pay $1)
+ICON_MEANINGS = {
+    "rail": "lay a rail tile",
+    "up": "upgrade a link",
+    "build": "build or upgrade",
+    "ticket": "move a passenger",
+    "worker": "+1 rail worker",
+    "pax": "a new passenger",
+    "calm": "stress -1",
+    "$1": "money",
+    "$2": "money",
+    "stress": "when played",
+    "pay": "when played",
+}
 ICON_FILL = {"rail": (90, 90, 90), "up": (40, 40, 40), "build": (150, 110, 70), "ticket": (0, 114, 178)}
 
 Box = tuple[float, float, float, float]
@@ -491,9 +504,7 @@ def _card_icons(slug: str) -> list[str]:
 CARD_W_MIN = 180
 
 
-def _card_box(
-    image: Image.Image, draw: ImageDraw.ImageDraw, slug: str, box: Box, cost: int | None, count: int
-) -> None:
+def _card_box(image: Image.Image, draw: ImageDraw.ImageDraw, slug: str, box: Box, cost: int | None, count: int) -> None:
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=7, fill=WHITE, outline=GRID, width=2)
     c = card(slug)
@@ -512,7 +523,7 @@ def _card_box(
 
 def _card_rows(slugs: Sequence[str], width: int, inner: int) -> tuple[int, int]:
     """(columns, card height) for cards laid out in ``inner`` px."""
-    columns = max(1, min(len(slugs) or 1, inner // CARD_W_MIN))
+    columns = max(1, inner // CARD_W_MIN)  # the same card width in every section
     card_w = (inner - 8 * (columns - 1)) // columns
     lines = 1
     for slug in slugs:
@@ -552,7 +563,8 @@ def _cards(panel: Panel, title: str, slugs: Sequence[str], costs: dict[str, int]
 def _draft(panel: Panel, pool: Sequence[str]) -> None:
     panel.heading("Parcels left to draft")
     panel.room(34 * len(pool) + 36)  # at most a row each
-    x, y = LEFT, panel.y
+    x: float = LEFT
+    y = panel.y
     for label in pool:
         w = text_width(label, TYPED) + 14
         if x + w > panel.width - LEFT:
@@ -589,6 +601,14 @@ def _legend_entries(view: dict[str, Any]) -> list[tuple[str, str]]:
         entries.append(("park", "PARK: stress -1"))
     if view.get("master"):
         entries.append(("master", "Station Master (m: moved)"))
+    shown = [*(view.get("hand") or ()), *view["display"], *view["dev_display"]]
+    icons = {icon for slug in shown for icon in _card_icons(slug)}
+    meanings = {meaning: icon for icon, meaning in reversed(ICON_MEANINGS.items()) if icon in icons}
+    entries += [(f"icon-{icon}", meaning) for meaning, icon in reversed(meanings.items())]
+    if any(icon.upper() in TYPE_NAMES or icon == "s" for icon in icons):
+        entries.append(("icon-r", "R C I L S: destination"))
+    if any(icon.startswith("p") and icon[1:].isdigit() for icon in icons):
+        entries.append(("icon-p1", "P1: that parcel"))
     return entries
 
 
@@ -619,6 +639,8 @@ def _legend_symbol(image: Image.Image, draw: ImageDraw.ImageDraw, kind: str, x: 
         stamp_text(image, (x + 19, y + 15), "3", TYPED, INK, "lm", box=box, typed=True)
     elif kind == "master":
         _master_token(image, draw, x + 22, y + 14, False)
+    elif kind.startswith("icon-"):
+        _icon_chip(image, draw, kind[5:], x + 2, y + 1)
 
 
 def _legend(panel: Panel, view: dict[str, Any]) -> None:
@@ -633,7 +655,8 @@ def _legend(panel: Panel, view: dict[str, Any]) -> None:
         col, row = divmod(index, rows)
         x, y = LEFT + col * col_w, panel.y + row * 32
         _legend_symbol(panel.canvas, panel.draw, kind, x, y)
-        draw_text(panel.canvas, (x + 50, y, x + col_w - 6, y + 28), label, TEXT, INK, align="l", max_lines=1)
+        text_x = x + max(50, _chip_width(kind[5:]) + 10 if kind.startswith("icon-") else 0)
+        draw_text(panel.canvas, (text_x, y, x + col_w - 6, y + 28), label, TEXT, INK, align="l", max_lines=1)
     panel.y += rows * 32 + 6
 
 

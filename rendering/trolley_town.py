@@ -1433,7 +1433,7 @@ def _empty_card(width: int, height: int, label: str) -> Image.Image:
 
 
 def _spaces_mark(image: Image.Image, draw: ImageDraw.ImageDraw, spaces: int, right: int, y: int, fg: Colour) -> int:
-    """"○4" at ``right``: the tile holds 4 goods (explained in the legend); returns its width."""
+    """ "○4" at ``right``: the tile holds 4 goods (explained in the legend); returns its width."""
     text = str(spaces)
     w = round(text_width(text, 18)) + 18
     x = right - w
