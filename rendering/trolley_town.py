@@ -108,7 +108,7 @@ PANEL_FILL = (255, 254, 251)
 EMPTY_CELL = (244, 241, 233)
 MAX_CELL = 104  # overview towns
 FOCUS_MAX_CELL = 150  # the focused town
-SMALL_MAX_CELL = 46  # the other towns below a focused one
+SMALL_MAX_CELL = {1: 80, 2: 60}  # the other towns below a focused one, by how many share the row (else 46)
 SIDE_BY_SIDE_CELL = 60  # towns stay in one row while every cell keeps this size
 MAX_GRID_HEIGHT = 470  # overview: a tall town is scaled down rather than stretching the image
 ONE_ROW_GRID_HEIGHT = 640  # the same when all towns share one row
@@ -194,7 +194,8 @@ def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
         others = [seat for seat in range(len(towns)) if seat != focus]
         if others:
             panel = (inner - GAP * (len(others) - 1)) // len(others)
-            rows.append([_plan(towns, seat, panel, SMALL_MAX_CELL, SMALL_GRID_HEIGHT) for seat in others])
+            small = SMALL_MAX_CELL.get(len(others), 46)
+            rows.append([_plan(towns, seat, panel, small, SMALL_GRID_HEIGHT) for seat in others])
         focus_list = _building_list(towns[focus], inner)
     key_entries = _abbreviation_key(towns, rows, skip=focus)
     key_h = _key_height(key_entries, inner)
