@@ -580,7 +580,7 @@ def _draft(panel: Panel, pool: Sequence[str]) -> None:
 
 
 def _legend_entries(view: dict[str, Any]) -> list[tuple[str, str]]:
-    """(symbol kind, explanation) for every mark this board uses."""
+    """(symbol kind, explanation) for every mark this board uses, and only those."""
     kinds = {ep["kind"] for ep in view["endpoints"]}
     types = {ep["type"] for ep in view["endpoints"]}
     terrain = "".join(view["map"]["terrain"])
@@ -590,9 +590,19 @@ def _legend_entries(view: dict[str, Any]) -> list[tuple[str, str]]:
         entries.append(("hill", "hill"))
     if "~" in terrain:
         entries.append(("water", "water"))
-    entries += [("pax", "passenger"), ("room", "room for one")]
-    entries += [("complete", "complete link"), ("open", "unfinished link"), ("upgraded", "upgraded link")]
-    entries.append(("tag", "link number"))
+    if any(ep["passengers"] for ep in view["endpoints"]):
+        entries.append(("pax", "passenger"))
+    if any(ep["capacity"] > ep["passengers"] for ep in view["endpoints"]):
+        entries.append(("room", "room for one"))
+    links = view["links"]
+    for kind, label, shown in (
+        ("complete", "complete link", any(link["complete"] for link in links)),
+        ("open", "unfinished link", any(not link["complete"] for link in links)),
+        ("upgraded", "upgraded link", any(link["upgraded"] for link in links)),
+        ("tag", "link number", bool(links)),
+    ):
+        if shown:
+            entries.append((kind, label))
     if "station" in kinds:
         entries.append(("station", "STATION Station"))
     if "exchange" in kinds:

@@ -46,7 +46,15 @@ def test_every_player_has_a_shape_and_the_legend_covers_the_modules() -> None:
     five = next(s for s in samples(tables=(TABLES[1],)) if s.label.endswith("-mid-private"))
     kinds = {kind for kind, _ in tramways._legend_entries(five.view)}
     assert {"station", "exchange", "park", "master", "type-R", "type-C", "type-I", "type-L", "parcel"} <= kinds
-    assert {"complete", "open", "upgraded", "tag", "pax", "room"} <= kinds
+    links = five.view["links"]
+    endpoints = five.view["endpoints"]
+    assert {"tag", "pax"} <= kinds and links
+    assert ("room" in kinds) == any(ep["capacity"] > ep["passengers"] for ep in endpoints)
+    assert ("complete" in kinds) == any(link["complete"] for link in links)
+    assert ("open" in kinds) == any(not link["complete"] for link in links)
+    assert ("upgraded" in kinds) == any(link["upgraded"] for link in links)
+    start = next(s for s in samples(tables=(TABLES[1],)) if s.label.endswith("-start"))
+    assert not start.view["links"] and "tag" not in {kind for kind, _ in tramways._legend_entries(start.view)}
     drawn, _ = _record(five)
     texts = {item.text for item in drawn}
     assert {label for _, label in tramways._legend_entries(five.view)} <= texts
