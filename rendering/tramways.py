@@ -611,8 +611,8 @@ def _legend_entries(view: dict[str, Any]) -> list[tuple[str, str]]:
         entries.append(("park", "PARK: stress -1"))
     if view.get("master"):
         entries.append(("master", "Station Master (m: moved)"))
-    shown = [*(view.get("hand") or ()), *view["display"], *view["dev_display"]]
-    icons = {icon for slug in shown for icon in _card_icons(slug)}
+    cards = [*(view.get("hand") or ()), *view["display"], *view["dev_display"]]
+    icons = {icon for slug in cards for icon in _card_icons(slug)}
     meanings = {meaning: icon for icon, meaning in reversed(ICON_MEANINGS.items()) if icon in icons}
     entries += [(f"icon-{icon}", meaning) for meaning, icon in reversed(meanings.items())]
     if any(icon.upper() in TYPE_NAMES or icon == "s" for icon in icons):
