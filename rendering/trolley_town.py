@@ -6,12 +6,20 @@ scaled down when it sprawls) and the building market with a legend. ``render_boa
 draws that seat's town large, with the empty cells it may build on labelled and every building's
 full effect text listed, the other towns as small overviews, and the market.
 
-Colour is never the only cue: each resource piece has its own shape and letter, each effect timing
-its own letter badge (both explained in the legend), routes are drawn as track, and a building has
-a track stub only on the sides where a route connects to it, so the transport network reads at a
-glance (a route end that meets a tile without connecting gets a buffer stop). Cells and market
-cards are drawn once per distinct content and size and then pasted; text is stamped from cached
-glyph masks; and the PNG palette is taken from a sample of the pixels (see ``encode``).
+Text follows the theme's rules (issue 13): never below ``theme.MIN_TEXT`` px, the coordinates and
+building names players type at least ``theme.MIN_TYPED`` px, each inside its box. The image is
+840 px wide so a phone shows it at about half size; market cards sit three a row so their names
+(22 px) and effects (19 px) stay readable there. A building too small to name in its cell gets its
+abbreviation (spelled out in the key), and a resource piece too small for a readable letter shows
+its shape alone.
+
+Colour is never the only cue: every player has a shape (circle, square, triangle, diamond) beside
+their name, each resource piece its own shape and letter, each effect timing its own letter badge
+(all explained in the legend), routes are drawn as track, and a building has a track stub only on
+the sides where a route connects to it, so the transport network reads at a glance (a route end that
+meets a tile without connecting gets a buffer stop). Cells and market cards are drawn once per
+distinct content and size and then pasted; text is stamped from cached glyph masks; and the PNG
+palette is taken from a sample of the pixels (see ``encode``).
 """
 
 from __future__ import annotations
