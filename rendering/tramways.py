@@ -7,7 +7,7 @@ viewer's hand and the development display as cards; and a legend of every mark o
 Pure function of the view dict (games/tramways/view.py). Text follows the theme's rules (issue 13):
 at least ``theme.MIN_TEXT`` px, and the words players type (cell letters and numbers, building
 labels, link numbers, card names) at least ``theme.MIN_TYPED`` px, each inside its box. The image
-stays narrow (at most ~900 px) so a phone shows it at a large scale. Player colours are the
+stays narrow (672 px for 2-5 players, 972 px for the 15-column solo map) so a phone shows it large. Player colours are the
 Okabe-Ito palette and every player also has a shape (circle, square, triangle, diamond, cross) drawn
 on each rail tile, on each link's number tag and in the player table, so colour is never the only
 cue; building types are letters as well as colours, hills and water have their own marks. The

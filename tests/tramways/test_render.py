@@ -50,7 +50,7 @@ def test_every_text_follows_the_theme_rules_and_link_numbers_are_whole(players):
     assert all(any(text.endswith(f". {p['name']}") for text in texts) for p in view["players"])
     assert all(card_name(slug) in typed for slug in view["hand"] + view["display"])
     image = Image.open(io.BytesIO(png))
-    assert image.width <= 900 and len(png) < 300_000
+    assert image.width <= 700 and len(png) < 300_000
 
 
 def test_the_auction_shows_bids_passes_and_the_display():
