@@ -7,11 +7,12 @@ viewer's hand and the development display as cards; and a legend of every mark o
 Pure function of the view dict (games/tramways/view.py). Text follows the theme's rules (issue 13):
 at least ``theme.MIN_TEXT`` px, and the words players type (cell letters and numbers, building
 labels, link numbers, card names) at least ``theme.MIN_TYPED`` px, each inside its box. The image
-stays narrow (672 px for 2-5 players, 972 px for the 15-column solo map) so a phone shows it large. Player colours are the
-Okabe-Ito palette and every player also has a shape (circle, square, triangle, diamond, cross) drawn
-on each rail tile, on each link's number tag and in the player table, so colour is never the only
-cue; building types are letters as well as colours, hills and water have their own marks. The
-terrain layer depends only on the map, so it is drawn once per map and reused; the PNG palette is
+stays narrow (672 px for 2-5 players, 972 px for the 15-column solo map) so a phone shows it large.
+Player colours are the Okabe-Ito palette and every player also has a shape (circle, square,
+triangle, diamond, cross) drawn on each rail tile, on each link's number tag and in the player
+table, so colour is never the only cue; building types are letters as well as colours, hills and
+water have their own marks, and card icons are labelled chips. The terrain layer depends only on the
+map and each building tile only on its look, so both are drawn once and reused; the PNG palette is
 fixed (computed once from the colours drawn here), which is several times faster than choosing one
 per image.
 """
