@@ -395,6 +395,8 @@ def _header_layout(view: Mapping[str, Any], width: int) -> tuple[tuple[str, ...]
     count = max(1, len(view.get("towns") or []))
     columns = count if count <= 2 else 2 if count == 4 else 3
     summary = str(view.get("summary") or "")
+    if summary.startswith(f"Round {view.get('round')} · ") and ": " in summary:
+        summary = summary.split(": ", 1)[1]  # the round and phase are in the title above
     lines = theme.fit_lines(summary, 20, width - 24, 2) if summary else ()
     return lines, columns, math.ceil(count / columns), 50 + 25 * len(lines)
 
