@@ -7,6 +7,7 @@ from typing import Any
 from games.base import Event, State
 from games.rng import Rng
 from games.tiny_towns.content import CATALOGUE, RULES
+from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.town import (
     empty_cells,
@@ -75,6 +76,7 @@ def _draw_town_hall(state: State, events: list[Event]) -> str:
 
 def start_round(state: State, events: list[Event]) -> None:
     """Open state['round']: reset readiness and name the resource where that is automatic."""
+    own_all_towns(state)  # every town changes; after rules.fork most are shared with the old state
     for town in state["towns"]:
         town["placed"] = False
         town["done"] = False
@@ -178,6 +180,7 @@ def round_over(state: State) -> bool:
 def check_round_end(state: State, events: list[Event]) -> None:
     if not round_over(state):
         return
+    own_all_towns(state)  # after rules.fork the other towns are shared with the old state
     for seat in active_seats(state):  # claims nobody can use any more
         state["towns"][seat]["pending_claims"] = []
     if state["town_hall"] and state["town_hall"]["revealed"]:

@@ -19,8 +19,8 @@ from games.base import GameSpec
 from games.options import parse_options
 from games.rng import Rng
 from games.tiny_towns import GAME as TINY_TOWNS
-from games.tramways import GAME as TRAMWAYS
 from games.trains import GAME as TRAINS
+from games.tramways import GAME as TRAMWAYS
 from games.trolley_town import GAME as TROLLEY_TOWN
 
 MAX_MOVES = 5000

@@ -1,0 +1,79 @@
+"""Cheap state copies for ``apply``: explicit copies of the known layout, no JSON round trip.
+
+``apply`` must never change the state it was given. Most moves change only the acting seat's
+town and a few top-level fields, so ``fork`` copies those and shares the other towns with the old
+state; the few places that change other towns (a round ending, the round starting, Opaleye's
+Watch claims) call ``own_all_towns`` or ``own_town`` first. Every value in a state is a plain JSON
+type, and the copies keep key order, so a copy serialises to exactly the same JSON.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.base import State
+
+Town = dict[str, Any]
+
+
+def _deep(value: Any) -> Any:
+    """A deep copy of a small JSON value (lists and dicts copied, strings and numbers shared)."""
+    kind = type(value)
+    if kind is list:
+        return [_deep(item) for item in value]
+    if kind is dict:
+        return {key: _deep(item) for key, item in value.items()}
+    return value
+
+
+def _copy_cell(cell: dict[str, Any]) -> dict[str, Any]:
+    # Cubes are {"resource": r}; buildings may hold lists (Warehouse "stored", Statue "bond").
+    return {key: value if type(value) is str else _deep(value) for key, value in cell.items()}
+
+
+def copy_town(town: Town) -> Town:
+    new = town.copy()
+    for key, value in town.items():
+        if key == "cells":
+            new[key] = [None if cell is None else _copy_cell(cell) for cell in value]
+        elif type(value) is list or type(value) is dict:
+            new[key] = _deep(value)
+    return new
+
+
+def _copy_top(state: State) -> State:
+    """Everything but the towns (names, buildings, the Town Hall or solo deck: all small)."""
+    new = state.copy()
+    for key, value in state.items():
+        if key != "towns" and (type(value) is list or type(value) is dict):
+            new[key] = _deep(value)
+    return new
+
+
+def copy_state(state: State) -> State:
+    """A full copy: nothing shared with ``state``."""
+    new = _copy_top(state)
+    new["towns"] = [copy_town(town) for town in state["towns"]]
+    return new
+
+
+def fork(state: State, seat: int) -> State:
+    """A copy for a move by ``seat``: that seat's town is copied, the other towns are shared."""
+    new = _copy_top(state)
+    towns = list(state["towns"])
+    if 0 <= seat < len(towns):
+        towns[seat] = copy_town(towns[seat])
+    new["towns"] = towns
+    return new
+
+
+def own_town(state: State, seat: int) -> Town:
+    """Copy ``seat``'s town into ``state`` before changing it (it may be shared after ``fork``)."""
+    town = copy_town(state["towns"][seat])
+    state["towns"][seat] = town
+    return town
+
+
+def own_all_towns(state: State) -> None:
+    """Copy every town before a change that touches them all (round start and end)."""
+    state["towns"] = [copy_town(town) for town in state["towns"]]
