@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from games.tiny_towns.content import LETTER
-from games.tiny_towns.patterns import PLACEMENTS
+from games.tiny_towns.content import CATALOGUE, LETTER
+from games.tiny_towns.patterns import NEEDS, PLACEMENTS, SIZES
 
 LETTERS: tuple[str, ...] = tuple(LETTER.values())
 _BYTE = 256
@@ -72,12 +72,15 @@ def _subset_tables(masks: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ..
         table = [0] * _BYTE
         for k, mask in enumerate(masks):
             table[(mask >> shift) & 0xFF] |= 1 << k
-        # Superset sums (zeta transform): table[c] |= table[c without one bit], bit by bit.
+        # Superset sums (zeta transform): table[c] |= table[c without one bit], bit by bit, a block
+        # of values sharing the higher bits at a time.
         for bit in range(8):
             step = 1 << bit
-            for c in range(_BYTE):
-                if c & step:
-                    table[c] |= table[c ^ step]
+            for base in range(0, _BYTE, 2 * step):
+                low = table[base : base + step]
+                table[base + step : base + 2 * step] = [
+                    a | b for a, b in zip(table[base + step : base + 2 * step], low, strict=True)
+                ]
         halves.append(tuple(table))
     return halves[0], halves[1]
 
@@ -116,6 +119,23 @@ def index(slug: str) -> PatternIndex:
     if found is None:
         found = _INDEX[slug] = _build_index(slug)
     return found
+
+
+def warm() -> None:
+    """Build every building's tables now (a long-lived worker pays this once, up front)."""
+    for slug in CATALOGUE:
+        index(slug)
+
+
+def could_fit(slug: str, board: Board) -> bool:
+    """Cheap count test (patterns.could_match on a bitboard): enough cubes of each resource,
+    Trading Posts filling gaps, and at least one real cube."""
+    short = 0
+    for letter, n in NEEDS[slug].items():
+        have = board.cubes[letter].bit_count()
+        if have < n:
+            short += n - have
+    return short <= board.wild.bit_count() and short < SIZES[slug]
 
 
 def fitting(slug: str, board: Board) -> int:

@@ -20,14 +20,17 @@ def _deep(value: Any) -> Any:
     """A deep copy of a small JSON value (lists and dicts copied, strings and numbers shared)."""
     kind = type(value)
     if kind is list:
-        return [_deep(item) for item in value]
+        return [item if type(item) is str else _deep(item) for item in value]
     if kind is dict:
         return {key: _deep(item) for key, item in value.items()}
     return value
 
 
-def _copy_cell(cell: dict[str, Any]) -> dict[str, Any]:
-    # Cubes are {"resource": r}; buildings may hold lists (Warehouse "stored", Statue "bond").
+def _copy_cell(cell: dict[str, Any] | None) -> dict[str, Any] | None:
+    # A square's content is replaced, never changed in place, except a building's: a Warehouse
+    # stores cubes and a Cottage takes a Statue cube. So cubes ({"resource": r}) are shared.
+    if cell is None or "building" not in cell:
+        return cell
     return {key: value if type(value) is str else _deep(value) for key, value in cell.items()}
 
 
@@ -35,7 +38,7 @@ def copy_town(town: Town) -> Town:
     new = town.copy()
     for key, value in town.items():
         if key == "cells":
-            new[key] = [None if cell is None else _copy_cell(cell) for cell in value]
+            new[key] = [_copy_cell(cell) for cell in value]
         elif type(value) is list or type(value) is dict:
             new[key] = _deep(value)
     return new
@@ -51,7 +54,7 @@ def _copy_top(state: State) -> State:
 
 
 def copy_state(state: State) -> State:
-    """A full copy: nothing shared with ``state``."""
+    """A copy of everything a move may change (cubes, never changed in place, stay shared)."""
     new = _copy_top(state)
     new["towns"] = [copy_town(town) for town in state["towns"]]
     return new
@@ -75,5 +78,7 @@ def own_town(state: State, seat: int) -> Town:
 
 
 def own_all_towns(state: State) -> None:
-    """Copy every town before a change that touches them all (round start and end)."""
-    state["towns"] = [copy_town(town) for town in state["towns"]]
+    """Give every town its own top level before a round ends or starts: those only set a town's
+    own fields (placed, done, skipped, pending_claims, complete...), never change its squares or
+    lists in place, so the squares and lists stay shared (the acting seat's are already copied)."""
+    state["towns"] = [town.copy() for town in state["towns"]]

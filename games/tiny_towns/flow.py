@@ -6,6 +6,7 @@ from typing import Any
 
 from games.base import Event, State
 from games.rng import Rng
+from games.tiny_towns.bitboard import board_of_cells
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
@@ -75,8 +76,9 @@ def _draw_town_hall(state: State, events: list[Event]) -> str:
 
 
 def start_round(state: State, events: list[Event]) -> None:
-    """Open state['round']: reset readiness and name the resource where that is automatic."""
-    own_all_towns(state)  # every town changes; after rules.fork most are shared with the old state
+    """Open state['round']: reset readiness and name the resource where that is automatic.
+
+    Every town changes: the callers (check_round_end, begin_play) own them all first."""
     for town in state["towns"]:
         town["placed"] = False
         town["done"] = False
@@ -151,13 +153,16 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     town = state["towns"][seat]
     if not is_active(town) or not town["placed"] or town["done"]:
         return
-    if claimable(town) or has_any_build(state, seat, "public"):
+    if claimable(town):
+        return
+    board = board_of_cells(town["cells"])  # read once for the three questions below
+    if has_any_build(state, seat, "public", board):
         return
     if possible_monuments(state, seat):  # an unbuilt secret monument decides
-        if monument_fits(state, seat):
+        if monument_fits(state, seat, board):
             events.append({"irreversible": True})
             return
-        if might_fit_a_monument(state, seat):  # it might have fitted: not fitting says which it is not
+        if might_fit_a_monument(state, seat, board):  # it might have fitted: not fitting says which it is not
             events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
 
@@ -210,6 +215,7 @@ def finish(state: State, events: list[Event]) -> None:
 
 def begin_play(state: State, events: list[Event]) -> None:
     """After setup (or the monuments phase): hand out the hammer and open round 1."""
+    own_all_towns(state)  # after rules.fork the other towns are shared with the old state
     if state["variant"] == "standard":
         start = RULES["start_master_builder"]
         state["master_builder"] = next_master_builder(state, (start - 1) % len(state["towns"]))

@@ -6,9 +6,17 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from games.base import State
-from games.tiny_towns.bitboard import board_of_cells, board_of_marks, fits_anywhere, fits_at, fitting_masks
+from games.tiny_towns.bitboard import (
+    Board,
+    board_of_cells,
+    board_of_marks,
+    could_fit,
+    fits_anywhere,
+    fits_at,
+    fitting_masks,
+)
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
-from games.tiny_towns.patterns import CELL_NAMES, CELLS, could_match
+from games.tiny_towns.patterns import CELL_NAMES, CELLS
 
 Town = dict[str, Any]
 
@@ -158,13 +166,16 @@ def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int
     return freed
 
 
-def has_any_build(state: State, seat: int, seen_by: Literal["owner", "others", "public"] = "owner") -> bool:
+def has_any_build(
+    state: State, seat: int, seen_by: Literal["owner", "others", "public"] = "owner", board: Board | None = None
+) -> bool:
     """Fast check used for 'done automatically': is any build possible right now?
 
     ``owner``: with the seat's own (secret) monument. ``others``: the secret monument counts as
     every monument it could be (``possible_monuments``). ``public``: the public buildings only.
     """
-    board = board_of_cells(state["towns"][seat]["cells"])
+    if board is None:
+        board = board_of_cells(state["towns"][seat]["cells"])
     if not board.any:
         return False
     if seen_by == "owner":
@@ -175,20 +186,23 @@ def has_any_build(state: State, seat: int, seen_by: Literal["owner", "others", "
     return any(fits_anywhere(slug, board) and with_choices(state, seat, slug) for slug in slugs)
 
 
-def might_fit_a_monument(state: State, seat: int) -> bool:
+def might_fit_a_monument(state: State, seat: int, board: Board | None = None) -> bool:
     """Cheap and cautious: whether some monument the seat might hold has the cubes for its pattern
     (counts only, so it may say yes where no placement fits; never no where one does)."""
-    counts, wild = cube_counts(letters(state["towns"][seat]["cells"]))
-    return any(could_match(slug, counts, wild) for slug in possible_monuments(state, seat))
+    if board is None:
+        board = board_of_cells(state["towns"][seat]["cells"])
+    return any(could_fit(slug, board) for slug in possible_monuments(state, seat))
 
 
-def monument_fits(state: State, seat: int) -> bool:
+def monument_fits(state: State, seat: int, board: Board | None = None) -> bool:
     """Whether the seat's own unbuilt monument can be built right now."""
     town = state["towns"][seat]
     slug = town.get("monument")
     if not slug or town.get("monument_built"):
         return False
-    return bool(with_choices(state, seat, slug)) and fits_anywhere(slug, board_of_cells(town["cells"]))
+    if board is None:
+        board = board_of_cells(town["cells"])
+    return bool(with_choices(state, seat, slug)) and fits_anywhere(slug, board)
 
 
 def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:

@@ -7,10 +7,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tiny_towns.bitboard import board_of_cells, board_of_marks, fits_anywhere, fits_at, fitting_masks
+from games.tiny_towns.bitboard import board_of_cells, board_of_marks, could_fit, fits_anywhere, fits_at, fitting_masks
 from games.tiny_towns.content import CATALOGUE, RESOURCES
-from games.tiny_towns.patterns import PLACEMENTS
-from games.tiny_towns.town import letters, new_building
+from games.tiny_towns.patterns import PLACEMENTS, could_match
+from games.tiny_towns.town import cube_counts, letters, new_building
 from tests.tiny_towns import reference_matching as reference
 
 SLUGS = sorted(CATALOGUE)
@@ -33,6 +33,7 @@ def _check(slug: str, marks: list[str]) -> None:
     expected = reference.matching_masks(slug, marks)
     assert fitting_masks(slug, board) == expected
     assert fits_anywhere(slug, board) == bool(expected) == reference.any_match(slug, marks)
+    assert could_fit(slug, board) == could_match(slug, *cube_counts(marks))
     for mask in {p.mask for p in PLACEMENTS[slug]}:
         assert fits_at(slug, board, mask) == reference.mask_matches(slug, marks, mask)
 
