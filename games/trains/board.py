@@ -63,11 +63,15 @@ def frontier(state: State, seat: int) -> list[str]:
     return [h for h in sorted(found) if seat not in rails.get(h, ())]
 
 
+_NOTHING: frozenset[str] = frozenset()
+
+
 def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) -> tuple[int, int]:
     """(extra money, Waste gained) for laying on ``hexname`` before any Signal Box discount."""
     gmap = game_map(state)
     table = RULES["surcharge"]
-    waived = set(waive) | set(state["turn"]["waive"])
+    turn_waive = state["turn"]["waive"]
+    waived = set(waive) | set(turn_waive) if waive or turn_waive else _NOTHING  # the usual case: no set to build
     terrain = gmap.terrain[hexname]
     money = 0
     if terrain == "river" and "river" not in waived:
@@ -144,7 +148,8 @@ def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), f
     turn["money"] -= cost
     turn["discount"] = 0
     turn["rails_laid"] += 1
-    state["rails"].setdefault(hexname, []).append(seat)
+    # A new list, never an append: rails lists are shared between a state and its copies.
+    state["rails"][hexname] = [*state["rails"].get(hexname, ()), seat]
     state["players"][seat]["rails_left"] -= 1
     text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
     if waste:
