@@ -9,6 +9,9 @@ is kept); strings and numbers are immutable, so they are shared rather than copi
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -27,3 +30,36 @@ def deep_copy(value: T) -> T:
 def copy_flat(value: Any) -> Any:
     """One level: a list or dict whose items are scalars (a deck of card names, seats on a hex)."""
     return value.copy() if type(value) in (list, dict) else value
+
+
+# ---------------------------------------------------------------- copy on write for apply
+#
+# An engine's apply may share parts of the old state with the new one (most moves change one
+# player's part) and copy a shared part only when a rule changes it. ``sharing`` lists, for the
+# duration of one apply, the objects still shared with the old state; ``own_items`` copies those
+# of a list in place (the objects the mover already holds keep their identity, so a handler that
+# kept a reference to its own part still writes into the new state). Outside ``sharing`` nothing
+# is shared and ``own_items`` does nothing. A ContextVar keeps concurrent applies apart.
+
+_SHARED: ContextVar[set[int] | None] = ContextVar("json_copy_shared", default=None)
+
+
+@contextmanager
+def sharing(objects: Iterable[Any]) -> Iterator[None]:
+    """Within the block, ``objects`` (kept alive by the old state) count as shared."""
+    token = _SHARED.set({id(item) for item in objects})
+    try:
+        yield
+    finally:
+        _SHARED.reset(token)
+
+
+def own_items(items: list[Any]) -> None:
+    """Replace every item of ``items`` still shared with the old state by its own deep copy."""
+    shared = _SHARED.get()
+    if not shared:
+        return
+    for i, item in enumerate(items):
+        if id(item) in shared:
+            shared.discard(id(item))
+            items[i] = deep_copy(item)

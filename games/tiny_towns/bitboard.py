@@ -127,12 +127,16 @@ def warm() -> None:
         index(slug)
 
 
+_NEEDS_ITEMS: dict[str, tuple[tuple[str, int], ...]] = {slug: tuple(NEEDS[slug].items()) for slug in NEEDS}
+
+
 def could_fit(slug: str, board: Board) -> bool:
     """Cheap count test (patterns.could_match on a bitboard): enough cubes of each resource,
     Trading Posts filling gaps, and at least one real cube."""
+    cubes = board.cubes
     short = 0
-    for letter, n in NEEDS[slug].items():
-        have = board.cubes[letter].bit_count()
+    for letter, n in _NEEDS_ITEMS[slug]:
+        have = cubes[letter].bit_count()
         if have < n:
             short += n - have
     return short <= board.wild.bit_count() and short < SIZES[slug]

@@ -34,12 +34,19 @@ def _copy_cell(cell: dict[str, Any] | None) -> dict[str, Any] | None:
     return {key: value if type(value) is str else _deep(value) for key, value in cell.items()}
 
 
+# The town fields and top-level fields that hold lists or dicts (setup.new_town, setup_state); all
+# others hold strings, numbers, booleans or None. The purity test (tests/golden) fails if a new
+# nested field is missing here.
+_TOWN_NESTED = ("cave", "aside", "pending_claims", "monument_options")
+_TOP_NESTED = ("names", "buildings", "town_hall", "solo")
+
+
 def copy_town(town: Town) -> Town:
     new = town.copy()
-    for key, value in town.items():
-        if key == "cells":
-            new[key] = [_copy_cell(cell) for cell in value]
-        elif type(value) is list or type(value) is dict:
+    new["cells"] = [_copy_cell(cell) for cell in town["cells"]]
+    for key in _TOWN_NESTED:
+        value = town.get(key)
+        if value is not None:
             new[key] = _deep(value)
     return new
 
@@ -47,8 +54,9 @@ def copy_town(town: Town) -> Town:
 def _copy_top(state: State) -> State:
     """Everything but the towns (names, buildings, the Town Hall or solo deck: all small)."""
     new = state.copy()
-    for key, value in state.items():
-        if key != "towns" and (type(value) is list or type(value) is dict):
+    for key in _TOP_NESTED:
+        value = state.get(key)
+        if value is not None:
             new[key] = _deep(value)
     return new
 

@@ -23,7 +23,8 @@ from games.tiny_towns.town import (
 
 
 def active_seats(state: State) -> list[int]:
-    return [s for s, town in enumerate(state["towns"]) if is_active(town)]
+    # town.is_active inlined: this runs several times per move.
+    return [s for s, town in enumerate(state["towns"]) if not town.get("complete") and not town.get("resigned")]
 
 
 def named_by_other(state: State, seat: int) -> bool:
