@@ -63,3 +63,34 @@ def own_items(items: list[Any]) -> None:
         if id(item) in shared:
             shared.discard(id(item))
             items[i] = deep_copy(item)
+
+
+def own_item(items: list[Any], index: int) -> Any:
+    """``items[index]``, first replaced by its own deep copy if still shared with the old state."""
+    item = items[index]
+    shared = _SHARED.get()
+    if shared and id(item) in shared:
+        shared.discard(id(item))
+        item = items[index] = deep_copy(item)
+    return item
+
+
+def fork(state: dict[str, Any], key: str, index: int) -> dict[str, Any]:
+    """A copy of ``state`` for a move that changes ``state[key][index]`` (a player's or a town's
+    part): that item is copied, the other items of ``state[key]`` are shared (list them with
+    ``sharing`` while the move runs), everything else is copied. Key order is kept."""
+    new: dict[str, Any] = {}
+    for name, value in state.items():
+        if name == key:
+            items = list(value)
+            if 0 <= index < len(items):
+                items[index] = deep_copy(items[index])
+            new[name] = items
+        else:
+            new[name] = deep_copy(value)
+    return new
+
+
+def shared_items(state: dict[str, Any], key: str, index: int) -> Iterator[Any]:
+    """The items of ``state[key]`` that ``fork(state, key, index)`` shares."""
+    return (item for i, item in enumerate(state[key]) if i != index)
