@@ -262,10 +262,13 @@ def build_moves(state: State, seat: int, guild_replacements: bool = True) -> lis
     """Every legal build for a seat (canonical move dicts). guild_replacements=False keeps only
     Architect's Guild builds without replacements (the AI chooses those itself)."""
     town = state["towns"][seat]
+    moves: list[Move] = []
+    builds = list(iter_builds(state, seat))
+    if not builds:
+        return moves
     marks = letters(town["cells"])
     empties = set(empty_cells(town["cells"]))
-    moves: list[Move] = []
-    for slug, mask, ats, withs in iter_builds(state, seat):
+    for slug, mask, ats, withs in builds:
         cells = [CELL_NAMES[i] for i in range(16) if mask >> i & 1]
         freed = {i for i in range(16) if mask >> i & 1 and marks[i] != "*"}
         for at in ats:

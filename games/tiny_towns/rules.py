@@ -411,18 +411,22 @@ def place_moves(state: State, seat: int) -> list[Move]:
     named = state["resource"]
     other = flow.named_by_other(state, seat)
     substitutes = [r for r in RESOURCES if r != named] if other and named in factory_resources(cells) else []
-    for i in empties:
-        moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
-        moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
+    if substitutes:
+        for i in empties:
+            moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
+            moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
+    else:  # the usual case, and the hottest loop of a playout
+        moves = [{MOVE_KEY: "place", "cell": CELL_NAMES[i]} for i in empties]
     if not other:
         return moves
+    buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]
     if has_built(town, "statue-of-the-bondmaker"):
-        for i, cell in enumerate(cells):
-            if cell and cell.get("building") == "cottage" and not cell.get("bond"):
+        for i, cell in buildings:
+            if cell["building"] == "cottage" and not cell.get("bond"):
                 moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
     capacity = CATALOGUE["warehouse"]["capacity"]
-    for i, cell in enumerate(cells):
-        if cell and cell.get("building") == "warehouse":
+    for i, cell in buildings:
+        if cell["building"] == "warehouse":
             if len(cell["stored"]) < capacity:
                 moves.append({MOVE_KEY: "store", "cell": CELL_NAMES[i]})
             for kind in sorted(set(cell["stored"]), key=RESOURCES.index):

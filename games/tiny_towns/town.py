@@ -208,15 +208,20 @@ def monument_fits(state: State, seat: int, board: Board | None = None) -> bool:
 def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:
     """(building, square mask, allowed 'at' squares, allowed 'with' resources) for every possible build."""
     town = state["towns"][seat]
-    marks = letters(town["cells"])
-    if not any(marks):
+    board = board_of_cells(town["cells"])
+    if not board.any:
         return
-    board = board_of_marks(marks)
+    marks: list[str] | None = None  # read only when something can be built
     for slug in available_buildings(state, seat):
+        masks = fitting_masks(slug, board)
+        if not masks:
+            continue
         withs = with_choices(state, seat, slug)
         if not withs:
             continue
-        for mask in fitting_masks(slug, board):
+        if marks is None:
+            marks = letters(town["cells"])
+        for mask in masks:
             yield slug, mask, at_choices(town, slug, mask, marks, state["round"]), withs
 
 
