@@ -142,6 +142,22 @@ def could_fit(slug: str, board: Board) -> bool:
     return short <= board.wild.bit_count() and short < SIZES[slug]
 
 
+def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
+    """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
+    if not slugs:
+        return False
+    have = {letter: mask.bit_count() for letter, mask in board.cubes.items()}
+    wild = board.wild.bit_count()
+    for slug in slugs:
+        short = 0
+        for letter, n in _NEEDS_ITEMS[slug]:
+            if have[letter] < n:
+                short += n - have[letter]
+        if short <= wild and short < SIZES[slug]:
+            return True
+    return False
+
+
 def fitting(slug: str, board: Board) -> int:
     """Bitset of the placements of ``slug`` that fit ``board`` (bit k = PLACEMENTS[slug][k])."""
     pattern = index(slug)

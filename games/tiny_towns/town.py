@@ -10,7 +10,7 @@ from games.tiny_towns.bitboard import (
     Board,
     board_of_cells,
     board_of_marks,
-    could_fit,
+    could_fit_any,
     fits_anywhere,
     fits_at,
     fitting_masks,
@@ -191,7 +191,7 @@ def might_fit_a_monument(state: State, seat: int, board: Board | None = None) ->
     (counts only, so it may say yes where no placement fits; never no where one does)."""
     if board is None:
         board = board_of_cells(state["towns"][seat]["cells"])
-    return any(could_fit(slug, board) for slug in possible_monuments(state, seat))
+    return could_fit_any(possible_monuments(state, seat), board)
 
 
 def monument_fits(state: State, seat: int, board: Board | None = None) -> bool:

@@ -7,7 +7,15 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tiny_towns.bitboard import board_of_cells, board_of_marks, could_fit, fits_anywhere, fits_at, fitting_masks
+from games.tiny_towns.bitboard import (
+    board_of_cells,
+    board_of_marks,
+    could_fit,
+    could_fit_any,
+    fits_anywhere,
+    fits_at,
+    fitting_masks,
+)
 from games.tiny_towns.content import CATALOGUE, RESOURCES
 from games.tiny_towns.patterns import PLACEMENTS, could_match
 from games.tiny_towns.town import cube_counts, letters, new_building
@@ -34,6 +42,8 @@ def _check(slug: str, marks: list[str]) -> None:
     assert fitting_masks(slug, board) == expected
     assert fits_anywhere(slug, board) == bool(expected) == reference.any_match(slug, marks)
     assert could_fit(slug, board) == could_match(slug, *cube_counts(marks))
+    monuments = [s for s in SLUGS if CATALOGUE[s]["monument"]]
+    assert could_fit_any(monuments, board) == any(could_match(s, *cube_counts(marks)) for s in monuments)
     for mask in {p.mask for p in PLACEMENTS[slug]}:
         assert fits_at(slug, board, mask) == reference.mask_matches(slug, marks, mask)
 
