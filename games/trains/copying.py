@@ -39,3 +39,21 @@ def clone(state: State) -> State:
         elif type(value) is list or type(value) is dict:
             new[key] = deep_copy(value)
     return new
+
+
+def fork(state: State, seat: int) -> State:
+    """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts are
+    shared with ``state``. A move changes only its own player's cards and rails (apply checks that
+    ``seat`` is the seat to act; every rule takes that seat); the purity test in tests/golden
+    fails if a rule ever changes another player's part in place."""
+    new = state.copy()
+    for key, value in state.items():
+        if key == "players":
+            players = list(value)
+            players[seat] = _player(players[seat])
+            new[key] = players
+        elif key == "rails" or key in _FLAT:
+            new[key] = value.copy()
+        elif type(value) is list or type(value) is dict:
+            new[key] = deep_copy(value)
+    return new
