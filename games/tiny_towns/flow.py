@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import Event, State
 from games.rng import Rng
-from games.tiny_towns.bitboard import board_of_cells
+from games.tiny_towns.bitboard import board_of_cells, could_fit_any
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
@@ -16,7 +16,6 @@ from games.tiny_towns.town import (
     has_built,
     is_active,
     is_full,
-    might_fit_a_monument,
     monument_fits,
     possible_monuments,
 )
@@ -159,11 +158,13 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     board = board_of_cells(town["cells"])  # read once for the three questions below
     if has_any_build(state, seat, "public", board):
         return
-    if possible_monuments(state, seat):  # an unbuilt secret monument decides
+    possible = possible_monuments(state, seat)
+    if possible:  # an unbuilt secret monument decides
         if monument_fits(state, seat, board):
             events.append({"irreversible": True})
             return
-        if might_fit_a_monument(state, seat, board):  # it might have fitted: not fitting says which it is not
+        # (town.might_fit_a_monument, with the list above) it might have fitted: not fitting says which it is not
+        if could_fit_any(possible, board):
             events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
 
