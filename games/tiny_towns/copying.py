@@ -43,7 +43,8 @@ _TOP_NESTED = ("names", "buildings", "town_hall", "solo")
 
 def copy_town(town: Town) -> Town:
     new = town.copy()
-    new["cells"] = [_copy_cell(cell) for cell in town["cells"]]
+    # _copy_cell's test inlined: most squares are empty or cubes (shared).
+    new["cells"] = [cell if cell is None or "building" not in cell else _copy_cell(cell) for cell in town["cells"]]
     for key in _TOWN_NESTED:
         value = town.get(key)
         if value is not None:
