@@ -15,15 +15,26 @@ from contextvars import ContextVar
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-_SCALARS = (str, int, float, bool, type(None))
 
 
 def deep_copy(value: T) -> T:
+    # A C-level shallow copy first, then only the nested lists and dicts replaced: most items of
+    # a state are strings and numbers, and this is the fastest pure-Python way to skip them.
     kind = type(value)
     if kind is dict:
-        return {key: item if type(item) in _SCALARS else deep_copy(item) for key, item in value.items()}  # type: ignore[attr-defined,return-value]
+        out: Any = value.copy()  # type: ignore[attr-defined]
+        for key, item in value.items():  # type: ignore[attr-defined]
+            sub = type(item)
+            if sub is dict or sub is list:
+                out[key] = deep_copy(item)
+        return out
     if kind is list:
-        return [item if type(item) in _SCALARS else deep_copy(item) for item in value]  # type: ignore[attr-defined,return-value]
+        out = value.copy()  # type: ignore[attr-defined]
+        for i, item in enumerate(value):  # type: ignore[arg-type]
+            sub = type(item)
+            if sub is dict or sub is list:
+                out[i] = deep_copy(item)
+        return out
     return value
 
 

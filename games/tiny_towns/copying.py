@@ -12,18 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import State
+from games.json_copy import deep_copy
 
 Town = dict[str, Any]
-
-
-def _deep(value: Any) -> Any:
-    """A deep copy of a small JSON value (lists and dicts copied, strings and numbers shared)."""
-    kind = type(value)
-    if kind is list:
-        return [item if type(item) is str else _deep(item) for item in value]
-    if kind is dict:
-        return {key: _deep(item) for key, item in value.items()}
-    return value
 
 
 def _copy_cell(cell: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -31,7 +22,7 @@ def _copy_cell(cell: dict[str, Any] | None) -> dict[str, Any] | None:
     # stores cubes and a Cottage takes a Statue cube. So cubes ({"resource": r}) are shared.
     if cell is None or "building" not in cell:
         return cell
-    return {key: value if type(value) is str else _deep(value) for key, value in cell.items()}
+    return {key: value if type(value) is str else deep_copy(value) for key, value in cell.items()}
 
 
 # The town fields and top-level fields that hold lists or dicts (setup.new_town, setup_state); all
@@ -48,7 +39,7 @@ def copy_town(town: Town) -> Town:
     for key in _TOWN_NESTED:
         value = town.get(key)
         if value is not None:
-            new[key] = _deep(value)
+            new[key] = deep_copy(value)
     return new
 
 
@@ -58,7 +49,7 @@ def _copy_top(state: State) -> State:
     for key in _TOP_NESTED:
         value = state.get(key)
         if value is not None:
-            new[key] = _deep(value)
+            new[key] = deep_copy(value)
     return new
 
 
