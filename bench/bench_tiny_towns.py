@@ -2,8 +2,14 @@
 
     python bench/bench_tiny_towns.py [--games N]
 
-- random_4p_games_per_second: complete 4-player games (monuments on) played by level-0 bots
-- legal_moves_us_per_call: mean time of legal_moves over every call made in those games
+- random_4p_games_per_second: complete 4-player games (monuments on), every move drawn at random
+  from legal_moves by the bench itself (a seeded games.rng.Rng): the engine alone, the issue-14
+  target (>= 200). ``_cpu`` variants divide by this process's CPU time instead of wall time, which
+  stays meaningful when other processes share the cores.
+- bot0_4p_games_per_second: the same games played by the level-0 bot (games/tiny_towns/ai.py),
+  whose seeded pick fingerprints the towns as JSON on every move (the figure this bench printed as
+  random_4p_games_per_second before issue 14).
+- legal_moves_us_median / _mean / _max: legal_moves over every call made in the random games
 - final_scoring_us_per_town: score_town on finished towns
 - ai_decision_ms: level-1 decisions in 4-player games (max / median / mean)
 """
@@ -15,31 +21,48 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.options import parse_options  # noqa: E402
+from games.rng import Rng  # noqa: E402
 from games.tiny_towns import GAME  # noqa: E402
+from games.tiny_towns.bitboard import warm  # noqa: E402
 from games.tiny_towns.scoring import score_town  # noqa: E402
 
+Picker = Callable[[dict[str, Any], int, list[dict[str, Any]]], dict[str, Any]]
 
-def _random_games(count: int) -> tuple[float, list[float], list[dict]]:
+
+def _play(count: int, pick: Callable[[int], Picker]) -> tuple[float, float, list[float], list[dict]]:
+    """(games per wall second, games per CPU second, legal_moves times, final states)."""
     options = parse_options("monuments=on", GAME.options)
     legal_times: list[float] = []
     finals: list[dict] = []
-    start = time.perf_counter()
+    wall, cpu = time.perf_counter(), time.process_time()
     for seed in range(count):
+        chooser = pick(seed)
         state = GAME.setup(["a", "b", "c", "d"], options, seed)
         while not GAME.status(state).finished:
             seat = GAME.status(state).to_act[0]
             t0 = time.perf_counter()
-            GAME.legal_moves(state, seat)
+            legal = GAME.legal_moves(state, seat)
             legal_times.append(time.perf_counter() - t0)
-            state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 0))
+            state, _ = GAME.apply(state, seat, chooser(state, seat, legal))
         finals.append(state)
-    elapsed = time.perf_counter() - start
-    return count / elapsed, legal_times, finals
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    return count / wall, count / cpu, legal_times, finals
+
+
+def _engine_picker(seed: int) -> Picker:
+    rng = Rng(seed)
+    return lambda state, seat, legal: legal[rng.below(len(legal))]
+
+
+def _bot0_picker(seed: int) -> Picker:
+    return lambda state, seat, legal: GAME.bot_move(state, seat, 0)
 
 
 def _scoring_time(finals: list[dict]) -> float:
@@ -69,12 +92,19 @@ def _ai_times(count: int) -> list[float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--games", type=int, default=30)
+    parser.add_argument("--games", type=int, default=60)
     args = parser.parse_args()
-    rate, legal, finals = _random_games(args.games)
-    ai = _ai_times(max(3, args.games // 3))
+    # The pattern tables are built once per process (a worker keeps them); not part of a game.
+    warm()
+    rate, rate_cpu, legal, finals = _play(args.games, _engine_picker)
+    bot_rate, bot_rate_cpu, _, _ = _play(max(3, args.games // 2), _bot0_picker)
+    ai = _ai_times(max(3, args.games // 10))
     result = {
         "random_4p_games_per_second": round(rate, 2),
+        "random_4p_games_per_cpu_second": round(rate_cpu, 2),
+        "bot0_4p_games_per_second": round(bot_rate, 2),
+        "bot0_4p_games_per_cpu_second": round(bot_rate_cpu, 2),
+        "legal_moves_us_median": round(statistics.median(legal) * 1e6, 2),
         "legal_moves_us_per_call": round(statistics.mean(legal) * 1e6, 1),
         "legal_moves_us_max": round(max(legal) * 1e6, 1),
         "final_scoring_us_per_town": round(_scoring_time(finals) * 1e6, 1),

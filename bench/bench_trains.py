@@ -1,6 +1,10 @@
 """Trains engine benchmark: random 4-player games per second on each map, legal-move
 generation time, bot decision time, and board render time. Prints one JSON object.
 
+``games_per_s`` divides by wall time (the issue-14 target: >= 100 on the 2-core machine);
+``games_per_cpu_s`` by this process's CPU time, which stays meaningful when other processes
+share the cores. ``--engine-only`` skips the bot games and renders.
+
 Run from the repo root: python bench/bench_trains.py
 """
 
@@ -36,7 +40,7 @@ def _ms(values: list[float]) -> dict[str, float]:
 def random_games(map_name: str) -> dict[str, Any]:
     legal_times: list[float] = []
     moves = 0
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for seed in range(GAMES_PER_MAP):
         state = GAME.setup(["ann", "bob", "cat", "dan"], {"map": map_name}, seed)
         while not GAME.status(state).finished:
@@ -46,9 +50,10 @@ def random_games(map_name: str) -> dict[str, Any]:
             legal_times.append(time.perf_counter() - t0)
             state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 0))
             moves += 1
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "games_per_s": round(GAMES_PER_MAP / elapsed, 2),
+        "games_per_cpu_s": round(GAMES_PER_MAP / cpu, 2),
         "moves_per_game": round(moves / GAMES_PER_MAP, 1),
         "legal_moves": _ms(legal_times),
     }
@@ -77,9 +82,12 @@ def bot_games(map_name: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    engine_only = "--engine-only" in sys.argv
     result: dict[str, Any] = {"game": "trains"}
     for map_name in ("tokyo", "osaka"):
-        result[map_name] = {"random_4p": random_games(map_name), "bot_4p": bot_games(map_name)}
+        result[map_name] = {"random_4p": random_games(map_name)}
+        if not engine_only:
+            result[map_name]["bot_4p"] = bot_games(map_name)
     print(json.dumps(result, indent=1))
 
 

@@ -6,8 +6,10 @@ from itertools import combinations
 from typing import Any
 
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State
+from games.tiny_towns.bitboard import board_of_marks, fits_at
 from games.tiny_towns.content import CATALOGUE, ORDER, RESOURCES
-from games.tiny_towns.patterns import BY_MASK, CELL_INDEX, CELL_NAMES, SIZES, matches
+from games.tiny_towns.copying import own_town
+from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES, SIZES
 from games.tiny_towns.scoring import shrine_value
 from games.tiny_towns.town import (
     at_choices,
@@ -79,7 +81,7 @@ def _check_pattern(state: State, seat: int, slug: str, cells: list[int], marks: 
     if all(marks[i] == "*" for i in cells):
         raise IllegalMove("A building needs at least one real cube; Trading Posts alone cannot form it.")
     mask = sum(1 << i for i in cells)
-    if not any(matches(p, marks) for p in BY_MASK[slug].get(mask, [])):
+    if not fits_at(slug, board_of_marks(marks), mask):
         raise IllegalMove(f"Those squares do not form a {CATALOGUE[slug]['name']}: {_pattern_hint(slug)}.")
     return mask
 
@@ -227,6 +229,7 @@ def _trigger_opaleye(state: State, seat: int, slug: str, events: list[Event]) ->
         if town["monument_round"] >= state["round"] or not is_active(town):
             continue
         if slug in town["aside"] and slug not in town["pending_claims"]:
+            town = own_town(state, other)  # a neighbour's town, shared with the old state until now
             town["pending_claims"].append(slug)
             events.append(
                 {
@@ -259,10 +262,13 @@ def build_moves(state: State, seat: int, guild_replacements: bool = True) -> lis
     """Every legal build for a seat (canonical move dicts). guild_replacements=False keeps only
     Architect's Guild builds without replacements (the AI chooses those itself)."""
     town = state["towns"][seat]
+    moves: list[Move] = []
+    builds = list(iter_builds(state, seat))
+    if not builds:
+        return moves
     marks = letters(town["cells"])
     empties = set(empty_cells(town["cells"]))
-    moves: list[Move] = []
-    for slug, mask, ats, withs in iter_builds(state, seat):
+    for slug, mask, ats, withs in builds:
         cells = [CELL_NAMES[i] for i in range(16) if mask >> i & 1]
         freed = {i for i in range(16) if mask >> i & 1 and marks[i] != "*"}
         for at in ats:

@@ -6,7 +6,9 @@ from typing import Any
 
 from games.base import Event, State
 from games.rng import Rng
+from games.tiny_towns.bitboard import board_of_cells, could_fit_any
 from games.tiny_towns.content import CATALOGUE, RULES
+from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.town import (
     empty_cells,
@@ -14,14 +16,14 @@ from games.tiny_towns.town import (
     has_built,
     is_active,
     is_full,
-    might_fit_a_monument,
     monument_fits,
     possible_monuments,
 )
 
 
 def active_seats(state: State) -> list[int]:
-    return [s for s, town in enumerate(state["towns"]) if is_active(town)]
+    # town.is_active inlined: this runs several times per move.
+    return [s for s, town in enumerate(state["towns"]) if not town.get("complete") and not town.get("resigned")]
 
 
 def named_by_other(state: State, seat: int) -> bool:
@@ -74,7 +76,9 @@ def _draw_town_hall(state: State, events: list[Event]) -> str:
 
 
 def start_round(state: State, events: list[Event]) -> None:
-    """Open state['round']: reset readiness and name the resource where that is automatic."""
+    """Open state['round']: reset readiness and name the resource where that is automatic.
+
+    Every town changes: the callers (check_round_end, begin_play) own them all first."""
     for town in state["towns"]:
         town["placed"] = False
         town["done"] = False
@@ -149,13 +153,18 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     town = state["towns"][seat]
     if not is_active(town) or not town["placed"] or town["done"]:
         return
-    if claimable(town) or has_any_build(state, seat, "public"):
+    if claimable(town):
         return
-    if possible_monuments(state, seat):  # an unbuilt secret monument decides
-        if monument_fits(state, seat):
+    board = board_of_cells(town["cells"])  # read once for the three questions below
+    if has_any_build(state, seat, "public", board):
+        return
+    possible = possible_monuments(state, seat)
+    if possible:  # an unbuilt secret monument decides
+        if monument_fits(state, seat, board):
             events.append({"irreversible": True})
             return
-        if might_fit_a_monument(state, seat):  # it might have fitted: not fitting says which it is not
+        # (town.might_fit_a_monument, with the list above) it might have fitted: not fitting says which it is not
+        if could_fit_any(possible, board):
             events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
 
@@ -178,6 +187,7 @@ def round_over(state: State) -> bool:
 def check_round_end(state: State, events: list[Event]) -> None:
     if not round_over(state):
         return
+    own_all_towns(state)  # after rules.fork the other towns are shared with the old state
     for seat in active_seats(state):  # claims nobody can use any more
         state["towns"][seat]["pending_claims"] = []
     if state["town_hall"] and state["town_hall"]["revealed"]:
@@ -207,6 +217,7 @@ def finish(state: State, events: list[Event]) -> None:
 
 def begin_play(state: State, events: list[Event]) -> None:
     """After setup (or the monuments phase): hand out the hammer and open round 1."""
+    own_all_towns(state)  # after rules.fork the other towns are shared with the old state
     if state["variant"] == "standard":
         start = RULES["start_master_builder"]
         state["master_builder"] = next_master_builder(state, (start - 1) % len(state["towns"]))

@@ -2,7 +2,8 @@
 
 A placement is one rotation/mirror of a pattern at one offset on the grid: the cells it covers
 and the resource letter each cell needs. legal_moves runs constantly during playouts, so all
-geometry is worked out once here and matching is a flat loop over small tuples.
+geometry is worked out once here; the engine matches with the bitboard tables built from these
+placements (bitboard.py). ``matches`` is the plain cell-by-cell test, kept as the reference.
 """
 
 from __future__ import annotations

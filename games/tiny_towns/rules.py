@@ -6,7 +6,6 @@ so a rejected move never changes anything the caller holds.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
@@ -15,6 +14,7 @@ from games.rng import Rng, seed_state
 from games.tiny_towns import flow
 from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, MONUMENTS, RESOURCES, RULES
+from games.tiny_towns.copying import copy_state, fork
 from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.setup import setup_state
@@ -27,10 +27,6 @@ from games.tiny_towns.town import (
     is_active,
     new_building,
 )
-
-
-def copy_state(state: State) -> State:
-    return json.loads(json.dumps(state))
 
 
 def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> State:
@@ -390,7 +386,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     handler = _HANDLERS.get(move.get(MOVE_KEY))  # type: ignore[arg-type]
     if handler is None:
         raise IllegalMove(f"Unknown command {move.get(MOVE_KEY)!r}: use {', '.join(_HANDLERS)}.")
-    new = copy_state(state)
+    # Only the mover's town is copied; flow copies the others before a round ends or starts.
+    new = fork(state, seat)
     events: list[Event] = []
     handler(new, seat, dict(move), events)
     flow.check_round_end(new, events)
@@ -414,18 +411,22 @@ def place_moves(state: State, seat: int) -> list[Move]:
     named = state["resource"]
     other = flow.named_by_other(state, seat)
     substitutes = [r for r in RESOURCES if r != named] if other and named in factory_resources(cells) else []
-    for i in empties:
-        moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
-        moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
+    if substitutes:
+        for i in empties:
+            moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
+            moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
+    else:  # the usual case, and the hottest loop of a playout
+        moves = [{MOVE_KEY: "place", "cell": CELL_NAMES[i]} for i in empties]
     if not other:
         return moves
+    buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]
     if has_built(town, "statue-of-the-bondmaker"):
-        for i, cell in enumerate(cells):
-            if cell and cell.get("building") == "cottage" and not cell.get("bond"):
+        for i, cell in buildings:
+            if cell["building"] == "cottage" and not cell.get("bond"):
                 moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
     capacity = CATALOGUE["warehouse"]["capacity"]
-    for i, cell in enumerate(cells):
-        if cell and cell.get("building") == "warehouse":
+    for i, cell in buildings:
+        if cell["building"] == "warehouse":
             if len(cell["stored"]) < capacity:
                 moves.append({MOVE_KEY: "store", "cell": CELL_NAMES[i]})
             for kind in sorted(set(cell["stored"]), key=RESOURCES.index):

@@ -6,8 +6,17 @@ from collections.abc import Iterator
 from typing import Any, Literal
 
 from games.base import State
+from games.tiny_towns.bitboard import (
+    Board,
+    board_of_cells,
+    board_of_marks,
+    could_fit_any,
+    fits_anywhere,
+    fits_at,
+    fitting_masks,
+)
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
-from games.tiny_towns.patterns import BY_MASK, CELL_NAMES, CELLS, PLACEMENTS, could_match, matches
+from games.tiny_towns.patterns import CELL_NAMES, CELLS
 
 Town = dict[str, Any]
 
@@ -131,27 +140,17 @@ def cube_counts(marks: list[str]) -> tuple[dict[str, int], int]:
 
 def matching_masks(state: State, seat: int, slug: str, marks: list[str] | None = None) -> list[int]:
     """Distinct square sets (bitmasks) where this building's pattern can be built now."""
-    cells = state["towns"][seat]["cells"]
-    marks = marks if marks is not None else letters(cells)
-    counts, wild = cube_counts(marks)
-    if not could_match(slug, counts, wild):
-        return []
-    seen: list[int] = []
-    for placement in PLACEMENTS[slug]:
-        if placement.mask not in seen and matches(placement, marks):
-            seen.append(placement.mask)
-    return seen
+    board = board_of_marks(marks) if marks is not None else board_of_cells(state["towns"][seat]["cells"])
+    return fitting_masks(slug, board)
 
 
 def any_match(slug: str, marks: list[str]) -> bool:
-    """Whether the building's pattern fits anywhere: stops at the first fit (only existence matters)."""
-    counts, wild = cube_counts(marks)
-    return could_match(slug, counts, wild) and any(matches(placement, marks) for placement in PLACEMENTS[slug])
+    """Whether the building's pattern fits anywhere (only existence matters)."""
+    return fits_anywhere(slug, board_of_marks(marks))
 
 
 def mask_matches(state: State, seat: int, slug: str, mask: int) -> bool:
-    marks = letters(state["towns"][seat]["cells"])
-    return any(matches(p, marks) for p in BY_MASK[slug].get(mask, []))
+    return fits_at(slug, board_of_cells(state["towns"][seat]["cells"]), mask)
 
 
 def mask_cells(mask: int) -> list[int]:
@@ -167,50 +166,62 @@ def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int
     return freed
 
 
-def has_any_build(state: State, seat: int, seen_by: Literal["owner", "others", "public"] = "owner") -> bool:
+def has_any_build(
+    state: State, seat: int, seen_by: Literal["owner", "others", "public"] = "owner", board: Board | None = None
+) -> bool:
     """Fast check used for 'done automatically': is any build possible right now?
 
     ``owner``: with the seat's own (secret) monument. ``others``: the secret monument counts as
     every monument it could be (``possible_monuments``). ``public``: the public buildings only.
     """
-    town = state["towns"][seat]
-    marks = letters(town["cells"])
-    if not any(marks):
+    if board is None:
+        board = board_of_cells(state["towns"][seat]["cells"])
+    if not board.any:
         return False
     if seen_by == "owner":
         slugs = available_buildings(state, seat)
     else:
         slugs = [*state["buildings"], *(possible_monuments(state, seat) if seen_by == "others" else [])]
-    return any(with_choices(state, seat, slug) and any_match(slug, marks) for slug in slugs)
+    # Pattern first: it is the cheap test now, and most buildings fail it.
+    return any(fits_anywhere(slug, board) and with_choices(state, seat, slug) for slug in slugs)
 
 
-def might_fit_a_monument(state: State, seat: int) -> bool:
+def might_fit_a_monument(state: State, seat: int, board: Board | None = None) -> bool:
     """Cheap and cautious: whether some monument the seat might hold has the cubes for its pattern
     (counts only, so it may say yes where no placement fits; never no where one does)."""
-    counts, wild = cube_counts(letters(state["towns"][seat]["cells"]))
-    return any(could_match(slug, counts, wild) for slug in possible_monuments(state, seat))
+    if board is None:
+        board = board_of_cells(state["towns"][seat]["cells"])
+    return could_fit_any(possible_monuments(state, seat), board)
 
 
-def monument_fits(state: State, seat: int) -> bool:
+def monument_fits(state: State, seat: int, board: Board | None = None) -> bool:
     """Whether the seat's own unbuilt monument can be built right now."""
     town = state["towns"][seat]
     slug = town.get("monument")
     if not slug or town.get("monument_built"):
         return False
-    return bool(with_choices(state, seat, slug)) and any_match(slug, letters(town["cells"]))
+    if board is None:
+        board = board_of_cells(town["cells"])
+    return bool(with_choices(state, seat, slug)) and fits_anywhere(slug, board)
 
 
 def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:
     """(building, square mask, allowed 'at' squares, allowed 'with' resources) for every possible build."""
     town = state["towns"][seat]
-    marks = letters(town["cells"])
-    if not any(marks):
+    board = board_of_cells(town["cells"])
+    if not board.any:
         return
+    marks: list[str] | None = None  # read only when something can be built
     for slug in available_buildings(state, seat):
+        masks = fitting_masks(slug, board)
+        if not masks:
+            continue
         withs = with_choices(state, seat, slug)
         if not withs:
             continue
-        for mask in matching_masks(state, seat, slug, marks):
+        if marks is None:
+            marks = letters(town["cells"])
+        for mask in masks:
             yield slug, mask, at_choices(town, slug, mask, marks, state["round"]), withs
 
 

@@ -63,11 +63,18 @@ def frontier(state: State, seat: int) -> list[str]:
     return [h for h in sorted(found) if seat not in rails.get(h, ())]
 
 
-def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) -> tuple[int, int]:
-    """(extra money, Waste gained) for laying on ``hexname`` before any Signal Box discount."""
+_NOTHING: frozenset[str] = frozenset()
+
+
+def _waived(state: State, waive: Iterable[str]) -> frozenset[str] | set[str]:
+    turn_waive = state["turn"]["waive"]
+    return set(waive) | set(turn_waive) if waive or turn_waive else _NOTHING  # usually nothing waived
+
+
+def _extra(state: State, seat: int, hexname: str, waived: frozenset[str] | set[str]) -> tuple[int, int]:
+    """(extra money, other players' rails on the hex): the surcharge rules, in one place."""
     gmap = game_map(state)
     table = RULES["surcharge"]
-    waived = set(waive) | set(state["turn"]["waive"])
     terrain = gmap.terrain[hexname]
     money = 0
     if terrain == "river" and "river" not in waived:
@@ -78,9 +85,16 @@ def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) 
         money += table["city_base"] + table["city_per_station"] * state["stations"].get(hexname, 0)
     elif terrain == "remote" and "remote" not in waived:
         money += gmap.remotes[hexname].value
-    others = sum(1 for s in state["rails"].get(hexname, ()) if s != seat)
+    seats = state["rails"].get(hexname)
+    others = sum(1 for s in seats if s != seat) if seats else 0
     if others and "rails" not in waived:
         money += table["per_other_rail"] * others
+    return money, others
+
+
+def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) -> tuple[int, int]:
+    """(extra money, Waste gained) for laying on ``hexname`` before any Signal Box discount."""
+    money, others = _extra(state, seat, hexname, _waived(state, waive))
     waste = 0
     if others:
         waste = others if RULES["share_waste"] == "per_token" else 1
@@ -92,6 +106,19 @@ def rail_cost(state: State, seat: int, hexname: str, waive: Iterable[str] = (), 
         return 0
     money, _ = surcharge(state, seat, hexname, waive)
     return max(0, money - state["turn"]["discount"])
+
+
+def affordable_rails(
+    state: State, seat: int, hexes: Iterable[str], waive: Iterable[str] = (), free: bool = False
+) -> list[str]:
+    """The hexes of ``hexes`` whose rail_cost is within the turn's money (for legal-move
+    generation: the waived terrains are worked out once, not once per hex)."""
+    money = state["turn"]["money"]
+    if free:
+        return [h for h in hexes if money >= 0]
+    waived = _waived(state, waive)
+    discount = state["turn"]["discount"]
+    return [h for h in hexes if max(0, _extra(state, seat, h, waived)[0] - discount) <= money]
 
 
 def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
@@ -144,7 +171,8 @@ def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), f
     turn["money"] -= cost
     turn["discount"] = 0
     turn["rails_laid"] += 1
-    state["rails"].setdefault(hexname, []).append(seat)
+    # A new list, never an append: rails lists are shared between a state and its copies.
+    state["rails"][hexname] = [*state["rails"].get(hexname, ()), seat]
     state["players"][seat]["rails_left"] -= 1
     text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
     if waste:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -71,11 +71,12 @@ class Card:
     copies_minus_starting: bool
     vp_per_rails: int
 
-    @property
+    # Cached: legal-move generation asks these for every card in hand on every call.
+    @cached_property
     def kind(self) -> str:
         return str(self.effect["kind"])
 
-    @property
+    @cached_property
     def playable(self) -> bool:
         return self.type not in ("victory", "waste")
 

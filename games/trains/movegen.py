@@ -49,8 +49,7 @@ def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (
     """Hexes where one rail can be laid right now (adjacency, money, rails left)."""
     if state["players"][seat]["rails_left"] <= 0:
         return []
-    money = state["turn"]["money"]
-    return [h for h in board.frontier(state, seat) if board.rail_cost(state, seat, h, waive, free) <= money]
+    return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
 
 
 def card_choices(state: State, seat: int, card: Card, in_hand_already: bool) -> list[list[str]]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
@@ -12,16 +11,12 @@ from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
+from games.trains.copying import clone, fork
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
 from games.trains.effects import play_card
 from games.trains.notation import ALL_TRAINS, VERB_NAMES
 
 RULES_VERSION = "1"
-
-
-def clone(state: State) -> State:
-    """Deep copy through JSON: also guarantees the state stays JSON-serialisable."""
-    return json.loads(json.dumps(state))
 
 
 def new_turn() -> dict[str, Any]:
@@ -236,7 +231,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove("First place your starting rail: /trains start HEX.")
     if state["phase"] == "play" and verb == "start":
         raise IllegalMove("Starting rails are all placed; play, buy, pass or end your turn.")
-    new = clone(state)
+    new = fork(state, seat)  # only the mover's player is copied
     events: list[Event] = []
     name = new["names"][seat]
     if verb == "start":

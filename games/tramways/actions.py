@@ -14,6 +14,7 @@ from typing import Any
 
 from games import cards
 from games.base import Event, IllegalMove, Move, State
+from games.json_copy import own_item
 from games.tramways import links
 from games.tramways.content import BUILDING_CARD, BUILDING_TYPES, SETTINGS, SIMPLE_ICONS, card, card_name
 from games.tramways.payment import Need, Token, check_pays, check_tokens, gains, parse_token, stress_of
@@ -280,7 +281,7 @@ def settle(state: State, seat: int, stops: list[str], via: list[int], hp: int, e
     for link_id in via:
         link = state["links"][link_id - 1]
         gain = factor if link["upgraded"] else 1
-        state["players"][link["owner"]]["hp"] += gain
+        own_item(state["players"], link["owner"])["hp"] += gain
         notes.append(f"{names[link['owner']]} +{gain} HP (link {link_id})")
     # (1½) The Park: passing through it calms the mover.
     for stop in stops[1:-1]:
@@ -308,7 +309,7 @@ def settle(state: State, seat: int, stops: list[str], via: list[int], hp: int, e
     built = state["built"].get(stops[-1])
     if built and built["upgraded"]:
         extra = SETTINGS["upgraded_building_bonus_hp"]
-        state["players"][built["owner"]]["hp"] += extra
+        own_item(state["players"], built["owner"])["hp"] += extra
         notes.append(f"{names[built['owner']]} +{extra} HP (upgraded {stops[-1]})")
     # (3) Money per rail tile, in trip order, with the Stock Exchange's dividend on the way.
     for index, link_id in enumerate(via):
@@ -321,7 +322,7 @@ def settle(state: State, seat: int, stops: list[str], via: list[int], hp: int, e
         else:
             paid = min(amount, player["money"])
             player["money"] -= paid
-            state["players"][link["owner"]]["money"] += paid
+            own_item(state["players"], link["owner"])["money"] += paid
             notes.append(f"pays {names[link['owner']]} ${paid} (link {link_id})")
             if paid < amount:
                 add_stress(player, (amount - paid) * SETTINGS["unpaid_stress_per_dollar"])

@@ -8,12 +8,12 @@ the seeded RNG kept in the state.
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 from games import cards
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
+from games.json_copy import deep_copy, fork, own_item, own_items, shared_items, sharing
 from games.rng import Rng, seed_state
 from games.tramways import actions, links
 from games.tramways.board import place_tiles
@@ -42,9 +42,8 @@ BY_PHASE = {
 
 
 def clone(state: State) -> State:
-    """Deep copy. marshal is several times faster than a JSON round trip and the state holds only
-    JSON types (dicts with string keys, lists, str, int, bool, None), so the copy is the same."""
-    copy: State = marshal.loads(marshal.dumps(state))
+    """A full copy (resign, kick, redeal); apply shares the other players instead (see apply)."""
+    copy: State = deep_copy(state)
     return copy
 
 
@@ -156,6 +155,7 @@ def _deal(
     """The starting parcels are settled: decks (each with its owner's parcel cards), the auction
     deck (with the other parcel cards), the development display, hands; then round 1."""
     start_deck = [slug for slug, c in CARDS.items() if c.group == "start" for _ in range(c.copies)]
+    own_items(state["players"])  # every player's deck and hand
     for seat, player in enumerate(state["players"]):
         mine = sorted(mine_by_seat[seat], key=lambda p: int(p[1:]))
         for label in mine:
@@ -283,7 +283,7 @@ def _end_action_turn(state: State, events: list[Event]) -> None:
     info = state["master"]
     if turn["step"] == 2 and info is not None and not info["moved"] and seat == actions.last_player(state):
         penalty = SETTINGS["master_unmoved_stress"]
-        actions.add_stress(state["players"][seat], penalty)
+        actions.add_stress(own_item(state["players"], seat), penalty)
         events.append({"text": f"{name} did not move the Station Master: +{penalty} stress."})
     seats = active(state)
     index = seats.index(seat) + 1 if seat in seats else turn["index"]
@@ -312,7 +312,7 @@ def _start_admin(state: State, events: list[Event]) -> None:
 
 def _end_admin_turn(state: State, events: list[Event]) -> None:
     seat = state["current"]
-    player = state["players"][seat]
+    player = own_item(state["players"], seat)
     missing = max(0, SETTINGS["hand_limit"] - len(player["hand"]))
     cards.draw(state, seat, player, missing, events, card_name)
     seats = active(state)
@@ -332,6 +332,7 @@ def _end_round(state: State, events: list[Event]) -> None:
         if cap or endpoint.label in state["passengers"]:
             state["passengers"][endpoint.label] = cap
     loss = SETTINGS["round_end_hp_loss"]
+    own_items(state["players"])  # overstressed players lose HP
     for seat in active(state):
         player = state["players"][seat]
         if player["stress"] >= loss["from_stress"]:
@@ -389,7 +390,7 @@ def _pass(state: State, seat: int, events: list[Event]) -> None:
     order = [*remaining, *reversed(passed)]
     first = order[0]
     stress = SETTINGS["first_player_stress"][state["round"] - 1]
-    actions.add_stress(state["players"][first], stress)
+    actions.add_stress(own_item(state["players"], first), stress)
     names = ", ".join(state["names"][s] for s in order)
     events.append(
         {"text": f"Turn order: {names}. {state['names'][first]} goes first: +{stress} stress.", "post_board": True}
@@ -491,10 +492,13 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if verb not in VERB_NAMES:
         raise IllegalMove(f"Unknown command {verb!r}; use one of: {', '.join(VERB_NAMES)}.")
     _check_turn(state, seat, str(verb))
-    new = clone(state)
+    # Only the mover's player is copied; the rules copy another player's part (own_item /
+    # own_items) before changing it: round ends, turn-order stress, link and building owners.
+    new = fork(state, "players", seat)
     events: list[Event] = []
     try:
-        _dispatch(new, seat, str(verb), move, events)
+        with sharing(shared_items(state, "players", seat)):
+            _dispatch(new, seat, str(verb), move, events)
     except (KeyError, ValueError, TypeError, IndexError) as exc:  # malformed move dicts are refused, not crashes
         raise IllegalMove(f"That move is malformed ({type(exc).__name__}).") from None
     new["move_number"] += 1

@@ -13,12 +13,12 @@ order: phase and seat, pending choices, the move's own checks, then payment.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
+from games.json_copy import deep_copy, own_items, sharing
 from games.rng import Rng, seed_state
 from games.trolley_town import effects, market
 from games.trolley_town.content import BASICS, RULES, TILES
@@ -52,7 +52,21 @@ MIN_PLAYERS, MAX_PLAYERS = 1, 4
 
 
 def copy_state(state: State) -> State:
-    return json.loads(json.dumps(state))
+    return deep_copy(state)
+
+
+def _fork(state: State, seat: int) -> State:
+    """The copy a move by ``seat`` works on: its own town copied, the other towns shared with
+    ``state`` (apply marks them shared; a phase change copies them first with ``own_items``)."""
+    new: State = {}
+    for key, value in state.items():
+        if key == "towns":
+            towns = list(value)
+            towns[seat] = deep_copy(towns[seat])
+            new[key] = towns
+        else:
+            new[key] = deep_copy(value)
+    return new
 
 
 # ---------------------------------------------------------------- setup
@@ -154,6 +168,7 @@ def active(state: State) -> list[int]:
 
 
 def _begin_round(state: State, events: list[Event]) -> None:
+    own_items(state["towns"])  # every town changes: copy those still shared with the old state
     state["phase"] = "production"
     events.append({"text": f"Round {state['round']}: production."})
     for seat in active(state):
@@ -185,6 +200,7 @@ def _next_turn(state: State, after: int, events: list[Event]) -> None:
 
 
 def _begin_transport(state: State, events: list[Event]) -> None:
+    own_items(state["towns"])  # every town changes: copy those still shared with the old state
     state["phase"] = "transport"
     state["turn"] = None
     for seat in active(state):
@@ -215,6 +231,7 @@ def _end_round(state: State, events: list[Event]) -> None:
         return
     if len(state["names"]) == 1 and not state["resigned"][0] and _removals_needed(state):
         state["phase"] = "cleanup"
+        own_items(state["towns"])  # every town changes: copy those still shared with the old state
         for town in state["towns"]:
             town["step"] = ""
         events.append(
@@ -225,6 +242,7 @@ def _end_round(state: State, events: list[Event]) -> None:
 
 
 def _prepare_next_round(state: State, events: list[Event]) -> None:
+    own_items(state["towns"])  # every town changes: copy those still shared with the old state
     count = len(state["names"])
     seats = active(state)
     start = state["start"]
@@ -249,6 +267,7 @@ def _prepare_next_round(state: State, events: list[Event]) -> None:
 
 
 def _finish(state: State, events: list[Event]) -> None:
+    own_items(state["towns"])  # every town changes: copy those still shared with the old state
     state["phase"] = "finished"
     state["turn"] = None
     for seat in range(len(state["names"])):
@@ -476,7 +495,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove("You are not playing in this game.")
     if seat not in to_act(state):
         raise IllegalMove("It is not your move.")  # the host adds who is to act now
-    new = copy_state(state)
+    new = _fork(state, seat)
     events: list[Event] = []
     town = new["towns"][seat]
     if town["pending"] and verb not in ("choose", "expert"):
@@ -488,7 +507,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     handler = HANDLERS.get(verb)
     if handler is None:
         raise IllegalMove(f"Unknown command {verb!r}.")
-    handler(new, seat, move, events)
+    with sharing(other for other in state["towns"] if other is not state["towns"][seat]):
+        handler(new, seat, move, events)
     new["move_number"] += 1
     return new, events
 

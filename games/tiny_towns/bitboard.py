@@ -1,0 +1,201 @@
+"""Bitboard pattern matching: a town as one 16-bit mask per resource plus one for Trading Posts.
+
+A placement (one rotation/mirror of a pattern at one offset, see patterns.py) fits when, for every
+resource letter it needs, the squares needing that letter hold that cube or a Trading Post, and
+at least one of its squares holds a real cube. Rather than test the placements one by one, each
+building gets, per letter, two 256-entry tables (low and high byte of the town's mask) whose
+entries are bitsets of placement numbers: the placements whose squares for that letter lie inside
+the given byte. ANDing the tables of every letter gives every fitting placement at once; a
+placement made only of Trading Posts is removed the same way. Bit k stands for PLACEMENTS[slug][k],
+so listing the bits from low to high keeps the placements' order (and so the legal moves' order).
+
+Tables are built for a building the first time it is matched (a game uses only a dozen of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from games.tiny_towns.content import CATALOGUE, LETTER
+from games.tiny_towns.patterns import NEEDS, PLACEMENTS, SIZES
+
+LETTERS: tuple[str, ...] = tuple(LETTER.values())
+_BYTE = 256
+
+
+@dataclass(frozen=True)
+class Board:
+    """Squares holding each resource letter's cubes, and Trading Posts (wild)."""
+
+    cubes: dict[str, int]
+    wild: int
+
+    @property
+    def any(self) -> bool:
+        return bool(self.wild) or any(self.cubes.values())
+
+
+def board_of_cells(cells: Sequence[Any]) -> Board:
+    """The bitboard of a town's squares (same reading as town.letters)."""
+    cubes = dict.fromkeys(LETTERS, 0)
+    wild = 0
+    bit = 1
+    for cell in cells:
+        if cell:
+            resource = cell.get("resource")
+            if resource is not None:
+                cubes[LETTER[resource]] |= bit
+            elif cell.get("building") == "trading-post":
+                wild |= bit
+        bit <<= 1
+    return Board(cubes, wild)
+
+
+def board_of_marks(marks: Sequence[str]) -> Board:
+    """The bitboard of town.letters output ('' empty, '*' Trading Post, else a resource letter)."""
+    cubes = dict.fromkeys(LETTERS, 0)
+    wild = 0
+    for i, mark in enumerate(marks):
+        if mark == "*":
+            wild |= 1 << i
+        elif mark:
+            cubes[mark] |= 1 << i
+    return Board(cubes, wild)
+
+
+def _subset_tables(masks: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per byte value c (low byte, high byte): bitset of the k with masks[k]'s byte inside c."""
+    halves = []
+    for shift in (0, 8):
+        table = [0] * _BYTE
+        for k, mask in enumerate(masks):
+            table[(mask >> shift) & 0xFF] |= 1 << k
+        # Superset sums (zeta transform): table[c] |= table[c without one bit], bit by bit, a block
+        # of values sharing the higher bits at a time.
+        for bit in range(8):
+            step = 1 << bit
+            for base in range(0, _BYTE, 2 * step):
+                low = table[base : base + step]
+                table[base + step : base + 2 * step] = [
+                    a | b for a, b in zip(table[base + step : base + 2 * step], low, strict=True)
+                ]
+        halves.append(tuple(table))
+    return halves[0], halves[1]
+
+
+@dataclass(frozen=True)
+class PatternIndex:
+    """One building's placements as bitsets (see the module docstring)."""
+
+    masks: tuple[int, ...]  # square mask of placement k
+    letters: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]  # letter, low table, high table
+    only_wild: tuple[tuple[int, ...], tuple[int, ...]]  # placements inside a given Trading Post mask
+    by_mask: dict[int, int]  # square mask -> bitset of the placements covering exactly it
+    everything: int
+
+
+def _build_index(slug: str) -> PatternIndex:
+    placements = PLACEMENTS[slug]
+    masks = tuple(p.mask for p in placements)
+    tables = []
+    for letter in LETTERS:
+        per = [sum(1 << cell for cell, need in zip(p.cells, p.need, strict=True) if need == letter) for p in placements]
+        if any(per):
+            low, high = _subset_tables(per)
+            tables.append((letter, low, high))
+    by_mask: dict[int, int] = {}
+    for k, mask in enumerate(masks):
+        by_mask[mask] = by_mask.get(mask, 0) | 1 << k
+    return PatternIndex(masks, tuple(tables), _subset_tables(masks), by_mask, (1 << len(masks)) - 1)
+
+
+_INDEX: dict[str, PatternIndex] = {}
+
+
+def index(slug: str) -> PatternIndex:
+    found = _INDEX.get(slug)
+    if found is None:
+        found = _INDEX[slug] = _build_index(slug)
+    return found
+
+
+def warm() -> None:
+    """Build every building's tables now (a long-lived worker pays this once, up front)."""
+    for slug in CATALOGUE:
+        index(slug)
+
+
+_NEEDS_ITEMS: dict[str, tuple[tuple[str, int], ...]] = {slug: tuple(NEEDS[slug].items()) for slug in NEEDS}
+
+
+def could_fit(slug: str, board: Board) -> bool:
+    """Cheap count test (patterns.could_match on a bitboard): enough cubes of each resource,
+    Trading Posts filling gaps, and at least one real cube."""
+    cubes = board.cubes
+    short = 0
+    for letter, n in _NEEDS_ITEMS[slug]:
+        have = cubes[letter].bit_count()
+        if have < n:
+            short += n - have
+    return short <= board.wild.bit_count() and short < SIZES[slug]
+
+
+def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
+    """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
+    if not slugs:
+        return False
+    have = {letter: mask.bit_count() for letter, mask in board.cubes.items()}
+    wild = board.wild.bit_count()
+    for slug in slugs:
+        short = 0
+        for letter, n in _NEEDS_ITEMS[slug]:
+            if have[letter] < n:
+                short += n - have[letter]
+        if short <= wild and short < SIZES[slug]:
+            return True
+    return False
+
+
+def fitting(slug: str, board: Board) -> int:
+    """Bitset of the placements of ``slug`` that fit ``board`` (bit k = PLACEMENTS[slug][k])."""
+    pattern = index(slug)
+    wild = board.wild
+    cubes = board.cubes
+    fits = pattern.everything
+    for letter, low, high in pattern.letters:
+        cover = cubes[letter] | wild
+        fits &= low[cover & 0xFF] & high[cover >> 8]
+        if not fits:
+            return 0
+    if wild:
+        low, high = pattern.only_wild
+        fits &= ~(low[wild & 0xFF] & high[wild >> 8])
+    return fits
+
+
+def fits_anywhere(slug: str, board: Board) -> bool:
+    return fitting(slug, board) != 0
+
+
+def fitting_masks(slug: str, board: Board) -> list[int]:
+    """Distinct square masks where ``slug`` fits, in the order of their first placement."""
+    fits = fitting(slug, board)
+    if not fits:
+        return []
+    masks = index(slug).masks
+    out: list[int] = []
+    while fits:
+        low = fits & -fits
+        mask = masks[low.bit_length() - 1]
+        if mask not in out:
+            out.append(mask)
+        fits ^= low
+    return out
+
+
+def fits_at(slug: str, board: Board, mask: int) -> bool:
+    """Whether some placement of ``slug`` covering exactly ``mask`` fits."""
+    group = index(slug).by_mask.get(mask, 0)
+    return bool(group) and bool(fitting(slug, board) & group)
