@@ -186,7 +186,9 @@ class ModCommands(
         await bridge.slash(interaction, "/mod pause off" if resume else "/mod pause")
 
     @app_commands.command(description="Hand a player's seat to an AI player")
-    @app_commands.describe(player="the seat to hand to the AI", level="0 = random moves, 1 = normal, 2 = strong (search)")
+    @app_commands.describe(
+        player="the seat to hand to the AI", level="0 = random moves, 1 = normal, 2 = strong (search)"
+    )
     @app_commands.autocomplete(player=ac.players)
     async def replacebot(
         self, interaction: discord.Interaction, player: PlayerName, level: Literal[0, 1, 2] | None = None
