@@ -1,13 +1,14 @@
-"""Trains level 2: level 1's card play, with the buys chosen by determinized Monte Carlo.
+"""Trains level 2: level 1's card play, with the end-game buys chosen by determinized Monte Carlo.
 
 Playing cards, laying rails and placing stations follow level 1 (its candidates, checked with
-``apply``). What to buy decides a deck-building game, so level 2 searches it: every affordable
-set of buys (up to two cards) is judged by simulating the bot's own next turns over several
-determinized orders of its own cards, the composition it knows, never the true order of its
-draw pile, and nothing of any other seat's hand or deck. Each simulated hand is turned into
-points with a simple model: rails laid toward the network's value, stations, money spent on
-victory cards near the end. Random numbers come from a hash of the bot's own public situation,
-so a move is the same each time the host recomputes it.
+``apply``), and so does buying while the projected end of the game is far (``_BUILD_UNTIL`` own
+turns): its plan builds the network and the deck well. In the last turns, what to buy decides
+the game, so level 2 searches it: every affordable card (and pairs of the best few) is judged by
+simulating the bot's own remaining turns over several determinized orders of its own cards (the
+composition it knows, never the true order of its draw pile, and nothing of any other seat's
+hand or deck). Each simulated hand is turned into points with a simple model: rails laid, stations,
+money spent on victory cards in the last turns. Random numbers come from a hash of the bot's own
+cards (as counts) and the public board, so a move is the same each time the host recomputes it.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ from games.trains.scoring import rails_on_board
 
 _SAMPLES = 16  # determinized futures per decision
 _HORIZON = 16  # simulated own turns at most
-_RAIL_VP = 1.0  # points a rail brings on average
+_RAIL_VP = 1.6  # points a rail brings on average
 _STATION_VP = 1.5  # points a station card brings
-_EARLY_MONEY = 1.2  # points per coin early
+_EARLY_MONEY = 1.6  # points per coin early
 _PACE = 1.5  # scales the projected end: level 2 plans for a somewhat longer game than the raw pace
 _WASTE = 0.15  # the Waste a rail or a station brings clogs later hands
+_BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying plan is kept
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
@@ -146,6 +148,10 @@ def _choose_buy(state: State, seat: int) -> Move | None:
     if not any(m[MOVE_KEY] == "buy" for m in movegen.legal_moves(state, seat)):
         return None
     horizon = turns_left(state, seat)
+    if horizon > _BUILD_UNTIL:  # building the network and the deck: level 1's plan serves well
+        for move in ai._buys(state, seat):
+            return move
+        return None
     cards = all_cards(state["players"][seat])
     rng = _rng(state, seat)
     width = len(cards) + 2

@@ -3,6 +3,7 @@ stronger than level 1 on seeded games."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.tiny_towns import GAME
@@ -36,9 +37,11 @@ def test_level_two_beats_level_one_in_solo_on_the_same_seeds() -> None:
     assert two > one, (two, one)
 
 
-def test_level_two_is_deterministic() -> None:
+def test_level_two_is_deterministic_and_leaves_the_state_unchanged() -> None:
     state = _solo(4, 1, stop_at_round=6)
+    before = json.dumps(state, sort_keys=True)
     assert GAME.bot_move(state, 0, 2) == GAME.bot_move(state, 0, 2)
+    assert json.dumps(state, sort_keys=True) == before
     state, _ = GAME.apply(state, 0, GAME.bot_move(state, 0, 2))
     assert GAME.bot_move(state, 0, 2) == GAME.bot_move(state, 0, 2)
 

@@ -3,6 +3,7 @@ seats' hands and every deck's order), and stronger than level 1 on seeded games.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from games.rng import Rng
@@ -41,12 +42,14 @@ def test_level_two_beats_level_one_on_both_maps() -> None:
         assert wins >= 4, f"{map_name}: level 2 won {wins} of 6"
 
 
-def test_level_two_moves_are_legal_and_deterministic() -> None:
+def test_level_two_moves_are_legal_deterministic_and_leave_the_state_unchanged() -> None:
     for moves in (6, 40, 90, 150):
         state = _midgame(9, moves)
         seat = GAME.status(state).to_act[0]
+        before = json.dumps(state, sort_keys=True)
         move = GAME.bot_move(state, seat, 2)
         assert move == GAME.bot_move(state, seat, 2)
+        assert json.dumps(state, sort_keys=True) == before
         apply(state, seat, move)
         assert move["verb"] in {m["verb"] for m in legal_moves(state, seat)}
 
