@@ -20,7 +20,7 @@ Permission = Literal["anyone", "player", "host", "moderator"]
 Needs = Literal["nothing", "open", "latest"]
 Handler = Callable[[Ctx], Awaitable[Reply | Change]]
 ArgParser = Callable[[list[str], Ctx], Any]
-BOT_LEVELS = ("0", "1")
+BOT_LEVELS = ("0", "1", "2")
 # Every count and move number a game reaches fits in this many digits; more is a typo or an attack
 # (int() refuses strings of more than 4,300 digits).
 MAX_DIGITS = 6
@@ -99,7 +99,7 @@ def bot_level(words: list[str], ctx: Ctx) -> int:
     if not words:
         return 1
     if words[0] not in BOT_LEVELS:
-        raise Refusal(R.BAD_COMMAND, f'Bot level is 0 (random) or 1 (normal), not "{shown(words[0])}".')
+        raise Refusal(R.BAD_COMMAND, f'Bot level is 0 (random), 1 (normal) or 2 (strong), not "{shown(words[0])}".')
     return int(words[0])
 
 

@@ -236,7 +236,12 @@ class Conductor:
 
     async def _commit(self, game: Table, change: Change) -> Reply:
         """Complete ``change`` in memory (bots, status, timers), write it once, then announce it."""
-        outcome = settle(game, change, self.clock())
+        # Bot decisions (search bots take up to seconds) never run on the event loop: settle is pure, so a
+        # table with a bot seat settles in a worker thread; others skip the thread hop.
+        if any(seat.kind == "bot" for seat in (change.seats or game.seats)):
+            outcome = await asyncio.get_running_loop().run_in_executor(None, settle, game, change, self.clock())
+        else:
+            outcome = settle(game, change, self.clock())
         board = change.continues and (outcome.post_board or outcome.finished)
         announce = Announcement(outcome.public, outcome.pings, board) if outcome.public else None
         row, outbox_id = await self.store.commit(

@@ -134,8 +134,8 @@ class GameCommands(TopGroup, name="game", description="Board games: lobby, views
         await bridge.slash(interaction, "/game export", private=True, long_name="game.transcript")
 
     @app_commands.command(description="Add an AI player to the lobby (host)")
-    @app_commands.describe(level="0 = random moves, 1 = normal")
-    async def addbot(self, interaction: discord.Interaction, level: Literal[0, 1] | None = None) -> None:
+    @app_commands.describe(level="0 = random moves, 1 = normal, 2 = strong (search)")
+    async def addbot(self, interaction: discord.Interaction, level: Literal[0, 1, 2] | None = None) -> None:
         await bridge.slash(interaction, _join("/game addbot", level))
 
     @app_commands.command(name="list", description="Games in this server and whose turn it is")
@@ -186,10 +186,12 @@ class ModCommands(
         await bridge.slash(interaction, "/mod pause off" if resume else "/mod pause")
 
     @app_commands.command(description="Hand a player's seat to an AI player")
-    @app_commands.describe(player="the seat to hand to the AI", level="0 = random moves, 1 = normal")
+    @app_commands.describe(
+        player="the seat to hand to the AI", level="0 = random moves, 1 = normal, 2 = strong (search)"
+    )
     @app_commands.autocomplete(player=ac.players)
     async def replacebot(
-        self, interaction: discord.Interaction, player: PlayerName, level: Literal[0, 1] | None = None
+        self, interaction: discord.Interaction, player: PlayerName, level: Literal[0, 1, 2] | None = None
     ) -> None:
         await bridge.slash(interaction, _join("/mod replacebot", player, level))
 

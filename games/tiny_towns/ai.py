@@ -117,7 +117,33 @@ def bot_move(state: State, seat: int, level: int) -> Move:
         if not moves:
             raise IllegalMove("The bot has nothing to do now.")
         return moves[_rng(state, seat).below(len(moves))]
+    if level >= 2:
+        from games.tiny_towns.ai_search import choose  # level 2: search (ai_search.py)
+
+        town = state["towns"][seat] if 0 <= seat < len(state["towns"]) else None
+        if town is not None and state["phase"] != "finished" and not town["resigned"] and not town["complete"]:
+            move = choose(state, seat)
+            if move is not None:
+                return move
     return _Policy(state, seat).choose()
+
+
+# ---------------------------------------------------------------- shared with the level-2 search
+
+
+def estimated_points(state: State, seat: int, slug: str) -> float:
+    """Level 1's estimate of one more ``slug`` in this town."""
+    return _Policy(state, seat)._points(slug)
+
+
+def candidate_builds(state: State, seat: int, moves: list[Move]) -> list[Move]:
+    """The builds worth considering (one good choice per monument option list)."""
+    return _Policy(state, seat)._candidates(moves)
+
+
+def after_build_cells(state: State, seat: int, move: Move) -> list[Any]:
+    """The seat's squares after ``move`` (a legal build), without applying it."""
+    return _Policy(state, seat)._after_build(move)
 
 
 class _Policy:
@@ -506,4 +532,4 @@ class _Policy:
         return max(moves, key=value)
 
 
-__all__ = ["bot_move"]
+__all__ = ["after_build_cells", "bot_move", "candidate_builds", "estimated_points"]

@@ -30,6 +30,10 @@ def bot_move(state: State, seat: int, level: int) -> Move:
         salt = ((seat + 1) * 0x9E3779B97F4A7C15) ^ (state["move_number"] * 0xBF58476D1CE4E5B9)
         rng = Rng(state["rng"] ^ salt)
         return rng.choice(moves)
+    if level >= 2:
+        from games.trains.ai_search import choose  # level 2: search over buys (ai_search.py)
+
+        return choose(state, seat)
     if state["phase"] == "start":
         return {MOVE_KEY: "start", "hex": _best_start(state, seat)}
     for move in _candidates(state, seat):

@@ -66,19 +66,19 @@ async def test_rollback_past_the_end_names_the_range(host, store):
     assert (await say(host, MOD, "/game rollback 0")).ok
 
 
-@pytest.mark.parametrize("word", [*NOT_NUMBERS, "2", "01"])
-async def test_bot_level_is_0_or_1(host, store, word):
+@pytest.mark.parametrize("word", [*NOT_NUMBERS, "3", "01"])
+async def test_bot_level_is_0_1_or_2(host, store, word):
     assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
     reply = await refused_and_unchanged(host, store, ANN, f"/game addbot {word}", R.BAD_COMMAND)
-    assert "0 (random) or 1 (normal)" in reply.private
+    assert "0 (random), 1 (normal) or 2 (strong)" in reply.private
     assert (await say(host, ANN, "/game addbot 0")).ok
 
 
-async def test_replacebot_level_is_0_or_1(host, store):
+async def test_replacebot_level_is_0_1_or_2(host, store):
     await started_two_player(host)
     for word in NOT_NUMBERS:
         reply = await refused_and_unchanged(host, store, MOD, f"/game replacebot bob {word}", R.BAD_COMMAND)
-        assert "0 (random) or 1 (normal)" in reply.private
+        assert "0 (random), 1 (normal) or 2 (strong)" in reply.private
 
 
 async def test_long_words_are_not_echoed_whole(host, store):

@@ -1,0 +1,368 @@
+"""Tiny Towns level 2: expectimax over the next resources with a town evaluation.
+
+Every decision (which revealed resource to pick, where to put the cube, what to build) is
+scored as a whole turn: the cube, then the best chain of builds, then the expected value over the
+resource the next round may bring (depth 2: its best placement and builds), judged by
+``evaluate``: the town's real points (buildings only) plus what its cubes and empty squares
+promise. The search only models the bot's own town (``ai_model``); the real moves it sends are
+always the engine's legal moves.
+
+What the bot may know: its own town, the building cards, the public revealed resources and, in
+solo, its own earlier picks. It never reads the order of the face-down solo deck: after k picks
+the deck is the unseen cards (their order unknown, taken as a multiset) followed by its own k
+picks in order, so the next card is drawn from that multiset (or is known once k >= 12). The
+search is fully deterministic: no random numbers at all, so the host may recompute a move.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from games.base import MOVE_KEY, IllegalMove, Move, State
+from games.tiny_towns import ai_model as model
+from games.tiny_towns import flow, rules
+from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells, Pattern
+from games.tiny_towns.builds import build_moves
+from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES, RULES
+from games.tiny_towns.patterns import CELL_INDEX
+from games.tiny_towns.scoring import score_town
+from games.tiny_towns.town import factory_resources
+
+# Evaluation weights (bot tuning, not rules).
+_DEAD = -0.4  # a cube no pattern can use blocks its square (on top of its -1)
+_EMPTY = 0.3  # an empty square: room for a future building (on top of its -1)
+_UNFED_HOPE = 3.0  # an unfed Cottage while a feeder may still come
+_HOPE = 0.08  # an empty square's share of the best pattern it could join
+_TOP = 4  # first-level candidates that get the depth-2 look-ahead
+_WIDTH = 4  # placements searched per resource offer at depth 2
+
+
+class Analysis(NamedTuple):
+    value: float
+    complete: list[Pattern]
+    gains: dict[tuple[int, str], float]
+
+
+class Search:
+    def __init__(self, state: State, seat: int) -> None:
+        from games.tiny_towns.ai import estimated_points  # the level-1 estimates, once per decision
+
+        self.state, self.seat = state, seat
+        self.town = state["towns"][seat]
+        mine = self.town.get("monument")
+        self.monument = mine if mine and not self.town.get("monument_built") else None
+        kinds = list(state["buildings"])
+        if self.monument and state["phase"] != "monuments":
+            kinds.append(self.monument)
+        counts: dict[str, int] = {}
+        for cell in self.town["cells"]:
+            if cell and "building" in cell:
+                counts[cell["building"]] = counts.get(cell["building"], 0) + 1
+        self.weights = {
+            slug: max(0.0, _future_points(slug, counts, estimated_points(state, seat, slug)) + 1.0) for slug in kinds
+        }
+        self.patterns = [p for p in model.patterns_for(kinds) if self.weights[p.slug] > 0.05]
+        feeders = [s for s in kinds if CATALOGUE[s].get("feeds")]
+        self.feeders = set(feeders)
+        self._scores: dict[tuple[str, ...], tuple[float, int]] = {}
+        self._evals: dict[Cells, Analysis] = {}
+        self._built: dict[Cells, tuple[float, Cells]] = {}
+
+    # ---------------------------------------------------------------- evaluation
+
+    def points(self, cells: Cells) -> tuple[float, int]:
+        """Real points of the buildings (empty squares not counted) and the unfed Cottages."""
+        key = tuple(t if len(t) > 1 else EMPTY for t in cells)
+        if key not in self._scores:
+            monument = self.town.get("monument")
+            town = {**self.town, "cells": model.to_engine(key, monument)}
+            if self.monument and self.monument in key:
+                town["monument_built"] = True
+            towns = list(self.state["towns"])
+            towns[self.seat] = town
+            result = score_town({**self.state, "towns": towns}, self.seat)
+            total = float(result["total"]) - float(result["breakdown"].get("Empty squares", 0))
+            fed = result["fed"]
+            unfed = sum(1 for i, t in enumerate(key) if t == "cottage" and not fed >> i & 1)
+            self._scores[key] = (total, unfed)
+        return self._scores[key]
+
+    def evaluate(self, cells: Cells) -> float:
+        return self.analyse(cells)[0]
+
+    def analyse(self, cells: Cells) -> Analysis:
+        """The score if the game ended now, plus what cubes in viable patterns and empty squares
+        promise (a cube in a complete pattern is worth a little less than its building, so the
+        search builds); also the complete patterns and, per (empty square, letter), how much a cube
+        there would advance a viable pattern (to pick the placements worth a closer look)."""
+        found = self._evals.get(cells)
+        if found is not None:
+            return found
+        by_letter = dict.fromkeys(LETTERS, 0)
+        star = occupied = 0
+        for c, t in enumerate(cells):
+            if t == EMPTY:
+                continue
+            bit = 1 << c
+            occupied |= bit
+            if len(t) == 1:
+                by_letter[t] |= bit
+            elif t == "trading-post":
+                star |= bit
+        m0, m1, m2, m3, m4 = (by_letter[letter] for letter in LETTERS)
+        weights, feeders = self.weights, self.feeders
+        best = [_DEAD] * 16
+        empty_hope = [0.0] * 16
+        gains: dict[tuple[int, str], float] = {}
+        complete: list[Pattern] = []
+        feeder = -1.0  # progress of the best viable feeder pattern (-1: none fits any more)
+        for p in self.patterns:
+            pm = p.mask
+            n0, n1, n2, n3, n4 = p.need_masks
+            hit = (star & pm) | (m0 & n0) | (m1 & n1) | (m2 & n2) | (m3 & n3) | (m4 & n4)
+            if occupied & pm & ~hit:
+                continue
+            matched = hit.bit_count()
+            size = p.size
+            if matched == size and hit & ~star:  # not made of Trading Posts alone
+                complete.append(p)
+            if p.slug in feeders and matched / size > feeder:
+                feeder = matched / size
+            # A pattern is worth its building (a square that scores instead of costing 1); each cube
+            # holds a share of it, growing with the pattern's progress.
+            weight = weights[p.slug]
+            progress = matched / size
+            value = weight / size * (0.3 + 0.55 * progress if matched < size else 0.75)
+            hope = weight * _HOPE * (matched + 1) / size
+            step = weight * (matched + 1) / size
+            for c, letter in zip(p.cells, p.need, strict=True):
+                if hit >> c & 1:
+                    if value > best[c]:
+                        best[c] = value
+                else:
+                    if hope > empty_hope[c]:
+                        empty_hope[c] = hope
+                    if step > gains.get((c, letter), 0.0):
+                        gains[(c, letter)] = step
+        total, unfed = self.points(cells)
+        if EMPTY not in cells and not complete:  # nothing more can happen: the final score
+            total -= sum(1 for t in cells if len(t) <= 1)
+            result = Analysis(total, complete, gains)
+            self._evals[cells] = result
+            return result
+        if unfed and feeder >= 0:  # a feeder can still be built: the closer it is, the surer the food
+            total += _UNFED_HOPE * min(unfed, 4) * (0.25 + 0.6 * feeder)
+        for c, t in enumerate(cells):
+            if t == EMPTY:
+                total += empty_hope[c] + _EMPTY - 1.0
+            elif len(t) == 1:
+                total += best[c] - 1.0
+        result = Analysis(total, complete, gains)
+        self._evals[cells] = result
+        return result
+
+    def after_builds(self, cells: Cells) -> tuple[float, Cells]:
+        """The best value reachable by building now (any number of builds, greedily)."""
+        found = self._built.get(cells)
+        if found is not None:
+            return found
+        start = cells
+        value, complete, _ = self.analyse(cells)
+        while complete:
+            chosen = None
+            for p in complete:
+                # Where the building stands matters for its points (judged by the cheap cached
+                # score); only the best squares by points get the full analysis.
+                trials = [model.build(cells, p, at) for at in p.cells if cells[at] != "trading-post"]
+                scored = [(self.points(t)[0], t) for t in trials]
+                top = max(v for v, _ in scored)
+                for v0, trial in scored:
+                    if v0 < top - 1e-9:
+                        continue
+                    v = self.analyse(trial)[0]
+                    if v > value + 1e-9:
+                        value, chosen = v, trial
+            if chosen is None:
+                break
+            cells = chosen
+            complete = self.analyse(cells)[1]
+        self._built[start] = (value, cells)
+        return value, cells
+
+    def turn(self, cells: Cells, letters: tuple[str, ...]) -> float:
+        """Best value of a round offering ``letters`` (place one, then build). Only the few
+        placements that advance patterns most are searched (and one square for a dead cube)."""
+        empties = [i for i, t in enumerate(cells) if t == EMPTY]
+        if not empties:
+            return self.after_builds(cells)[0]
+        gains = self.analyse(cells)[2]
+        ranked = sorted(((gains.get((i, x), 0.0), i, x) for x in letters for i in empties), reverse=True)
+        return max(self.after_builds(model.place(cells, i, x))[0] for _, i, x in ranked[:_WIDTH])
+
+    def lookahead(self, cells: Cells, chances: list[tuple[float, tuple[str, ...]]]) -> float:
+        """Expected best value of the next round (``chances``: probability, letters offered)."""
+        if EMPTY not in cells:  # the town is complete after this round
+            return self.points(cells)[0] - sum(1 for t in cells if len(t) <= 1)
+        return sum(p * self.turn(cells, letters) for p, letters in chances)
+
+    # ---------------------------------------------------------------- what the next round brings
+
+    def next_chances(self, picked: str | None) -> list[tuple[float, tuple[str, ...]]]:
+        state = self.state
+        wild = self._factory_letters()
+        if state["variant"] == "solo":
+            solo = state["solo"]
+            revealed = [LETTER[r] for r in solo["revealed"]]
+            if picked is None:  # placing: the next round's three cards are already face up
+                return [(1.0, self._with_factory(tuple(revealed), wild))]
+            rest = list(revealed)
+            rest.remove(picked)
+            out = []
+            for letter, p in _next_card(state).items():
+                out.append((p, self._with_factory(tuple(sorted({*rest, letter})), wild)))
+            return out
+        if state["variant"] == "standard":
+            mb = (
+                flow.next_master_builder(state, state["master_builder"])
+                if state["master_builder"] is not None
+                else None
+            )
+            if mb == self.seat:
+                return [(1.0, LETTERS)]
+        return [(1.0 / len(LETTERS), self._with_factory((letter,), wild)) for letter in LETTERS]
+
+    def _factory_letters(self) -> set[str]:
+        return {LETTER[r] for r in factory_resources(self.town["cells"]) if r}
+
+    def _with_factory(self, letters: tuple[str, ...], wild: set[str]) -> tuple[str, ...]:
+        if wild & set(letters):
+            return LETTERS
+        return letters
+
+    # ---------------------------------------------------------------- decisions
+
+    def rank(self, options: list[tuple[Any, Cells, list[tuple[float, tuple[str, ...]]]]]) -> Any:
+        """The option (key, town after it, chances of the next round) with the best look-ahead value.
+        Keys break ties, so the answer is the same on every machine."""
+        first = sorted(((self.after_builds(cells)[0], i) for i, (_, cells, _) in enumerate(options)), reverse=True)
+        best_key, best_value = None, None
+        for _, i in first[:_TOP]:
+            key, cells, chances = options[i]
+            built = self.after_builds(cells)[1]
+            value = self.lookahead(built, chances)
+            if best_value is None or value > best_value + 1e-9:
+                best_key, best_value = key, value
+        return best_key
+
+
+def _future_points(slug: str, counts: dict[str, int], level1: float) -> float:
+    """What one more ``slug`` will likely be worth at the end of the game (level 1 judges by the
+    town as it is now, which undervalues a Chapel before the Cottages come)."""
+    effect = CATALOGUE[slug]["effect"]
+    kind = effect["kind"]
+    cottages = counts.get("cottage", 0)
+    if CATALOGUE[slug].get("feeds"):  # its worth is counted as hope for the unfed Cottages
+        return 0.5
+    if kind == "fed":
+        return float(effect["vp"])
+    if kind == "per_fed_cottage":
+        return effect["vp_each"] * max(cottages, 4) * 0.9
+    if kind == "count_table":
+        table, n = effect["table"], counts.get(slug, 0)
+        last = len(table) - 1
+        return max(table[min(n + 1, last)] - table[min(n, last)], (table[min(n + 2, last)] - table[min(n, last)]) / 2)
+    if kind == "adjacent_cottages":
+        return 0.6 + 0.15 * min(cottages, 3)  # it takes a square a Cottage could use
+    if kind == "types_in_lines":
+        return 2.5 + 0.3 * min(len(counts), 5)
+    return level1
+
+
+def _next_card(state: State) -> dict[str, float]:
+    """The next solo card's resource letter by probability, from what the player has seen."""
+    solo = state["solo"]
+    deck_size = len(solo["deck"])
+    picks = state["round"] - 1 if state["phase"] == "announce" else state["round"]
+    if picks >= deck_size:  # every card in the deck was put there by the player, in known order
+        return {LETTER[solo["deck"][0]]: 1.0}
+    # The unseen part: every card minus the revealed ones minus the player's own picks (the last
+    # ``picks`` cards of the deck, which the player put there). Only the counts are used.
+    per = RULES["solo"]["cards_per_resource"]
+    counts = {r: per for r in RESOURCES}
+    for r in solo["revealed"]:
+        counts[r] -= 1
+    for r in solo["deck"][deck_size - picks :] if picks else []:
+        counts[r] -= 1
+    total = sum(counts.values())
+    return {LETTER[r]: n / total for r, n in counts.items() if n > 0}
+
+
+def choose(state: State, seat: int) -> Move | None:
+    """The level-2 move, or None where level 1 decides (monuments, Opaleye claims)."""
+    phase = state["phase"]
+    town = state["towns"][seat]
+    if phase == "monuments" or (phase == "place" and town["placed"] and flow.claimable(town)):
+        return None
+    search = Search(state, seat)
+    cells = model.from_engine(town["cells"])
+    empties = [i for i, t in enumerate(cells) if t == EMPTY]
+    if phase == "announce":
+        moves = rules.legal_moves(state, seat)
+        options = []
+        for move in moves:
+            letter = LETTER[move["resource"]]
+            chances = search.next_chances(letter)
+            for i in empties:
+                options.append(((RESOURCES.index(move["resource"]), i), model.place(cells, i, letter), chances))
+        if not options:
+            return moves[0] if moves else None
+        index, _ = search.rank(options)
+        return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
+    if not town["placed"]:
+        return _choose_place(search, state, seat, cells)
+    return _choose_build(search, state, seat, cells)
+
+
+def _choose_place(search: Search, state: State, seat: int, cells: Cells) -> Move:
+    moves = rules.place_moves(state, seat)
+    if not moves:
+        raise IllegalMove("The bot has nothing to do now.")
+    named = state["resource"]
+    chances = search.next_chances(None)
+    options = []
+    for k, move in enumerate(moves):
+        after = cells
+        if move[MOVE_KEY] == "place":
+            i = CELL_INDEX[move["cell"]]
+            if cells[i] == EMPTY:
+                after = model.place(cells, i, LETTER[move.get("resource") or named])
+        elif move[MOVE_KEY] == "store" and move.get("swap"):
+            after = model.place(cells, CELL_INDEX[move["to"]], LETTER[move["swap"]])
+        elif move[MOVE_KEY] == "cave":
+            after = cells  # the cube is set aside: the town is unchanged
+        options.append((k, after, chances))
+    return moves[search.rank(options)]
+
+
+def _choose_build(search: Search, state: State, seat: int, cells: Cells) -> Move:
+    from games.tiny_towns.ai import after_build_cells, candidate_builds
+
+    if state["towns"][seat]["done"]:
+        raise IllegalMove("The bot has nothing to do now.")
+    chances = search.next_chances(None)
+    options: list[tuple[Any, Cells, list[tuple[float, tuple[str, ...]]]]] = []
+    moves = candidate_builds(state, seat, build_moves(state, seat, guild_replacements=False))
+    for k, move in enumerate(moves):
+        options.append((k, model.from_engine(after_build_cells(state, seat, move)), chances))
+    # Done: no more builds this round, so the look-ahead starts from the town as it is.
+    done_value = search.lookahead(cells, chances)
+    if not options:
+        return {MOVE_KEY: "done"}
+    k = search.rank(options)
+    built = search.after_builds(options[k][1])[1]
+    if search.lookahead(built, chances) > done_value + 1e-9:
+        return moves[k]
+    return {MOVE_KEY: "done"}
+
+
+__all__ = ["Search", "choose"]

@@ -1,0 +1,78 @@
+"""The level-2 (search) bot: legal to the end, deterministic, blind to hidden information, and
+stronger than level 1 on seeded games."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from games.tiny_towns import GAME
+from games.tiny_towns.rules import legal_moves, redeal
+
+FIRST_GAME = {"buildings": "first-game"}
+
+
+def _solo(seed: int, level: int, stop_at_round: int | None = None) -> dict[str, Any]:
+    state = GAME.setup(["ann"], FIRST_GAME, seed)
+    while not GAME.status(state).finished:
+        if stop_at_round is not None and state["round"] >= stop_at_round and state["phase"] == "announce":
+            return state
+        move = GAME.bot_move(state, 0, level)
+        assert move in legal_moves(state, 0) or move["verb"] == "build", move  # builds are checked by apply
+        state, _ = GAME.apply(state, 0, move)
+    return state
+
+
+def test_level_two_plays_a_solo_game_legally_to_the_end_and_scores_well() -> None:
+    state = _solo(11, 2)
+    assert state["phase"] == "finished"
+    # A random bot ends near -10 (a town of cubes); level 1 averages about 15 on the first-game set.
+    assert GAME.standings(state)[0]["score"] >= 12
+
+
+def test_level_two_beats_level_one_in_solo_on_the_same_seeds() -> None:
+    seeds = range(3)
+    two = sum(GAME.standings(_solo(seed, 2))[0]["score"] for seed in seeds)
+    one = sum(GAME.standings(_solo(seed, 1))[0]["score"] for seed in seeds)
+    assert two > one, (two, one)
+
+
+def test_level_two_is_deterministic_and_leaves_the_state_unchanged() -> None:
+    state = _solo(4, 1, stop_at_round=6)
+    before = json.dumps(state, sort_keys=True)
+    assert GAME.bot_move(state, 0, 2) == GAME.bot_move(state, 0, 2)
+    assert json.dumps(state, sort_keys=True) == before
+    state, _ = GAME.apply(state, 0, GAME.bot_move(state, 0, 2))
+    assert GAME.bot_move(state, 0, 2) == GAME.bot_move(state, 0, 2)
+
+
+def test_level_two_never_reads_the_order_of_the_solo_deck() -> None:
+    """Shuffling the unseen solo cards (and the RNG cursor) must not change any decision."""
+    for seed, round_no in ((3, 2), (3, 9), (8, 5), (8, 14)):
+        state = _solo(seed, 1, stop_at_round=round_no)
+        if state["phase"] == "finished":
+            continue
+        picked = GAME.bot_move(state, 0, 2)
+        placing, _ = GAME.apply(state, 0, picked)
+        placed = GAME.bot_move(placing, 0, 2)
+        for other in range(3):
+            shuffled = redeal(state, 0, 100 + other)
+            assert GAME.bot_move(shuffled, 0, 2) == picked
+            assert GAME.bot_move(redeal(placing, 0, 100 + other), 0, 2) == placed
+
+
+def test_level_two_never_reads_other_players_secrets() -> None:
+    """In a 3-player game with monuments, re-dealing another seat's secret monuments and the RNG
+    cursor changes nothing the level-2 seat decides."""
+    state = GAME.setup(["ann", "bob", "cat"], {"buildings": "first-game", "monuments": "on"}, 21)
+    steps = 0
+    while not GAME.status(state).finished and steps < 60:
+        status = GAME.status(state)
+        seat = status.to_act[0]
+        if seat == 0 and state["phase"] != "monuments":
+            mine = GAME.bot_move(state, 0, 2)
+            for other in (1, 2):
+                assert GAME.bot_move(redeal(state, other, 7 + other), 0, 2) == mine
+        state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 2 if seat == 0 else 1))
+        steps += 1
+    assert steps == 60
