@@ -23,7 +23,13 @@ from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, say, snapshot
 MAX_COMMANDS = 1500  # far beyond a whole 3-player game; reaching it means the game never ended
 ILLEGAL = {
     "tiny-towns": ["/tt place Z9", "/tt build cottage A1 A2 A3", "/tt announce wood", "/tt done", "/tt monument x"],
-    "trains": ["/trains buy skyscraper", "/trains play lay-rails A1", "/trains start Z99", "/trains end", "/trains pass"],
+    "trains": [
+        "/trains buy skyscraper",
+        "/trains play lay-rails A1",
+        "/trains start Z99",
+        "/trains end",
+        "/trains pass",
+    ],
 }
 
 
