@@ -113,20 +113,24 @@ class LeakCase:
 
 
 def leak_cases() -> list[LeakCase]:
-    """One case per registered game (and the plugin game): up to four seats, secret-bringing options."""
+    """Per registered game (and the plugin game), up to four seats: the secret-bringing options of
+    ``HARNESS_OPTIONS``, then every option set the conformance suite plays (``cases.option_sets``:
+    each option alone, all modules together, everything at once), since an option can bring its own
+    secrets or its own outputs."""
+    from tests.contract.cases import option_sets  # cases imports this module's neighbours; import late
+
     found: list[LeakCase] = []
     with plugin_registered():
-        for slug in [*games.available_slugs(), PLUGIN_SLUG]:
-            if any(case.slug == slug for case in found):
-                continue
+        for slug in dict.fromkeys([*games.available_slugs(), PLUGIN_SLUG]):
             spec = games.get_game(slug)
             players = min(spec.max_players, MAX_PLAYERS)
-            options = HARNESS_OPTIONS.get(slug, "")
-            try:
-                spec.setup([f"p{i}" for i in range(players)], parse_options(options, spec.options), 0)
-            except IllegalMove:
-                options = ""
-            found.append(LeakCase(slug, players, options))
+            texts = [HARNESS_OPTIONS.get(slug, ""), *(text for _, text in option_sets(games.get_manifest(slug)))]
+            for options in dict.fromkeys(texts):
+                try:
+                    spec.setup([f"p{i}" for i in range(players)], parse_options(options, spec.options), 0)
+                except IllegalMove:
+                    continue
+                found.append(LeakCase(slug, players, options))
     return found
 
 
