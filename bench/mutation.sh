@@ -3,6 +3,7 @@
 #
 #   bench/mutation.sh                    # every module, most important first
 #   bench/mutation.sh trains-board host  # only these modules
+#   bench/mutation.sh --collect host      # only re-read the results of a finished run
 #
 # Not part of .ci/run: the whole set takes well over ten minutes. Each module is mutated in its own
 # scratch copy of the tree (MUTATION_DIR, default /tmp/conductor-mutation/<module>) and only the test files
@@ -29,6 +30,30 @@ MODULES=(
   "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py"
 )
 
+# Counts and surviving mutants of one finished module run -> bench/mutation_results/<module>.json
+collect() {
+  local name=$1 files=$2 work="$SCRATCH/$1" seconds=${3:-0}
+  (cd "$work" && mutmut export-cicd-stats >/dev/null 2>&1 && mutmut results >"$work/survivors.txt" 2>/dev/null || true)
+  python3 - "$work" "$name" "$files" "$seconds" >"bench/mutation_results/$name.json" <<'PY'
+import json, sys
+work, name, files, seconds = sys.argv[1:]
+stats = json.load(open(f"{work}/mutants/mutmut-cicd-stats.json"))
+lines = [l.strip() for l in open(f"{work}/survivors.txt") if l.strip()]
+survivors = sorted(l.split(":")[0] for l in lines if l.endswith(": survived"))
+print(json.dumps({"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}, indent=1))
+PY
+}
+
+if [[ "${1:-}" == "--collect" ]]; then  # only re-read finished runs (e.g. after an interrupted script)
+  shift
+  for entry in "${MODULES[@]}"; do
+    IFS='|' read -r name files tests <<<"$entry"
+    if [[ " $* " == *" $name "* ]]; then collect "$name" "$files"; fi
+  done
+  python3 bench/mutation_summary.py
+  exit 0
+fi
+
 wanted=" $* "
 for entry in "${MODULES[@]}"; do
   IFS='|' read -r name files tests <<<"$entry"
@@ -47,14 +72,6 @@ for entry in "${MODULES[@]}"; do
   echo "== $name: mutating $files" >&2
   started=$(date +%s)
   (cd "$work" && nice -n 10 mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true)
-  (cd "$work" && mutmut export-cicd-stats >/dev/null 2>&1 && mutmut results >"$work/survivors.txt" 2>/dev/null || true)
-  python3 - "$work" "$name" "$files" "$(( $(date +%s) - started ))" >"bench/mutation_results/$name.json" <<'PY'
-import json, sys
-work, name, files, seconds = sys.argv[1:]
-stats = json.load(open(f"{work}/mutants/mutmut-cicd-stats.json"))
-lines = [l.strip() for l in open(f"{work}/survivors.txt") if l.strip()]
-survivors = sorted(l.split(":")[0] for l in lines if l.endswith(": survived"))
-print(json.dumps({"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}, indent=1))
-PY
+  collect "$name" "$files" "$(( $(date +%s) - started ))"
 done
 python3 bench/mutation_summary.py
