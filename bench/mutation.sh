@@ -5,7 +5,7 @@
 #   bench/mutation.sh trains-board host  # only these modules
 #   bench/mutation.sh --collect host      # only re-read the results of a finished run
 #
-# Not part of .ci/run: the whole set takes well over ten minutes. Each module is mutated in its own
+# Not part of .ci/run: the whole set takes well over ten minutes (hours on a busy shared machine). Each module is mutated in its own
 # scratch copy of the tree (MUTATION_DIR, default /tmp/conductor-mutation/<module>) and only the test files
 # named for it below are run (mutmut then runs, per mutant, only the tests that reach the mutated
 # function). Everything runs under `nice` with at most MUTATION_JOBS (default 2) workers, since the
@@ -23,7 +23,8 @@ mkdir -p bench/mutation_results
 MODULES=(
   "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py"
   "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/tiny_towns/test_undo_scope.py"
-  "tiny-towns|games/tiny_towns/rules.py games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_transcripts.py"
+  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py"
+  "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py"
   "trains|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py"
   "storage|storage/db.py storage/migrate.py|tests/core/test_storage.py"
   "tramways|games/tramways/rules.py games/tramways/scoring.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py"

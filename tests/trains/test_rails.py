@@ -349,3 +349,24 @@ def test_the_terminal_rail_is_free_even_in_a_city_and_the_event_names_the_cost(t
         tr.scenario(["lay-rails"], rails={src: [0]}, money=2), 0, f"/trains play lay-rails {mountain}"
     )
     assert f"rail on {mountain} (2 money)" in " ".join(str(e.get("text", "")) for e in events)
+
+
+def test_legal_start_hexes_leave_out_taken_hexes(tr):
+    state = tr.new_game(2)
+    first = tr.GAME.format(tr.GAME.legal_moves(state, 0)[0]).split()[-1]
+    state, _ = tr.do(state, 0, f"/trains start {first}")
+    starts = {tr.GAME.format(m).split()[-1] for m in tr.GAME.legal_moves(state, 1)}
+    assert first not in starts and len(starts) > 10
+
+
+def test_station_moves_offer_every_city_with_a_free_slot_down_to_the_last_token(tr):
+    gmap = tr.MAPS[MAP]
+    small = next(h for h, c in gmap.cities.items() if c.value == 1)
+    state = tr.scenario(["station-expansion"])
+    offered = {tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0)}
+    assert f"/trains play station-expansion {small}" in offered  # an empty 1-slot city
+    state["stations_left"] = 1
+    assert {tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0)} == offered
+    state["stations_left"] = 0
+    left = {tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0) if "station-expansion" in tr.GAME.format(m)}
+    assert left == {"/trains play station-expansion skip"}  # no station, only playing it for nothing
