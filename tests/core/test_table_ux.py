@@ -349,3 +349,59 @@ async def test_kick_and_skip_work_for_every_registered_game(store: Store) -> Non
         assert kicked.ok and "kicked by a moderator" in kicked.public, spec.slug
         assert "resign" not in kicked.public.lower(), (spec.slug, kicked.public)
     assert {f.kind for f in await check_store(store)} == {"ok"}
+
+
+ABORT_SCRIPT = [  # (who, command, refusal code or None, exact public text, exact private text)
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("bob", "/game abort", R.FORBIDDEN, "", "Only the host or a moderator can close the lobby."),
+    ("ann", "/game abort", None, "ann closed the Tiny Towns lobby.", ""),
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("bob", "/game join", None, None, None),
+    ("ann", "/game start", None, None, None),
+    ("ann", "/game abort no", R.BAD_COMMAND, "", "Nobody has asked to abort this game."),
+    ("ann", "/tt announce wood", None, None, None),
+    ("bob", "/tt place A1", None, None, None),
+    ("cat", "/game abort", R.FORBIDDEN, "", "Only the players (all of them agreeing) or a moderator can abort a game."),
+    (
+        "bob",
+        "/game abort",
+        R.FORBIDDEN,
+        "",
+        "Only the host can ask to abort a game in progress (or ask a moderator for `/mod abort`).",
+    ),
+    ("bob", "/game abort no", R.BAD_COMMAND, "", "Nobody has asked to abort this game."),
+    (
+        "ann",
+        "/game abort",
+        None,
+        "ann asks to abort the Tiny Towns game. Waiting for: bob (`/game abort` to agree, `/game abort no` to keep "
+        "playing).",
+        "",
+    ),
+    ("ann", "/game abort", R.BAD_COMMAND, "", "You have already agreed; waiting for the others."),
+    ("cat", "/game abort no", R.NOT_PLAYER, "", "Only the players decide whether to abort."),
+    ("bob", "/game abort no", None, "bob wants to keep playing: the game goes on.", ""),
+    ("ann", "/game abort", None, None, ""),
+    ("bob", "/game abort", None, "Every player agreed: the Tiny Towns game is aborted.", ""),
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("ann", "/game addbot 0", None, None, None),
+    ("ann", "/game start", None, None, None),
+    ("ann", "/tt announce wood", None, None, None),  # the bot places at once: a bot's move is not "anyone else"
+    ("ann", "/game abort", None, "ann aborted the Tiny Towns game before anyone else had moved.", ""),
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("bob", "/game join", None, None, None),
+    ("ann", "/game start", None, None, None),
+    ("mod", "/game abort", None, "mod aborted the Tiny Towns game (moderator).", ""),
+]
+
+
+async def test_abort_answers_each_asker_with_its_own_reason(host: Conductor) -> None:
+    """Every abort path, word for word: who may close a lobby, ask, agree or refuse, and what each is told."""
+    actors = {"ann": ANN, "bob": BOB, "cat": CAT, "mod": MOD}
+    for who, text, error, public, private in ABORT_SCRIPT:
+        reply = await say(host, actors[who], text)
+        assert reply.error == error, (who, text, reply.private)
+        if public is not None:
+            assert reply.public == public, (who, text)
+        if private is not None:
+            assert reply.private == private, (who, text)
