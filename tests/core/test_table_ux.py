@@ -405,3 +405,21 @@ async def test_abort_answers_each_asker_with_its_own_reason(host: Conductor) -> 
             assert reply.public == public, (who, text)
         if private is not None:
             assert reply.private == private, (who, text)
+
+
+async def test_rollback_refusals_and_what_it_keeps(host: Conductor, store: Store) -> None:
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    early = await say(host, MOD, "/mod rollback 0")
+    assert early.error == R.NOT_STARTED and early.private == "The game has not started."
+    for actor, text in [(BOB, "/game join"), (ANN, "/game start"), (ANN, "/tt announce wood"), (BOB, "/tt place A1")]:
+        assert (await say(host, actor, text)).ok
+    usage = "Use `/mod rollback <move number>` with 0..2 (the game is re-played up to and including that move)."
+    for text in ("/mod rollback 5", "/mod rollback"):
+        refused = await say(host, MOD, text)
+        assert refused.error == R.BAD_COMMAND and refused.private == usage
+    assert (await say(host, ANN, "/mod rollback 1")).error == R.FORBIDDEN
+    rolled = await say(host, MOD, "/mod rollback 1")
+    assert rolled.ok and rolled.status == "active" and rolled.public.startswith("mod rolled the game back to move 1.")
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None and [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
+    assert not any(row.state["towns"][1]["cells"])  # bob's cube is gone with his move
