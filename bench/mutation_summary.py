@@ -24,6 +24,8 @@ def summary() -> dict[str, dict[str, object]]:
             "killed": row["killed"] + row["timeout"],
             "survived": row["survived"],
             "no_tests": row["no_tests"],
+            # A run stopped early leaves the rest unchecked: its rate covers only what it checked.
+            "not_checked": row["total"] - reached - row["no_tests"] - row["skipped"],
             "kill_rate": round((row["killed"] + row["timeout"]) / reached, 3) if reached else None,
             "seconds": row["seconds"],
         }

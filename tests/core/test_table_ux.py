@@ -423,3 +423,48 @@ async def test_rollback_refusals_and_what_it_keeps(host: Conductor, store: Store
     row = await store.open_game(GUILD, CHANNEL)
     assert row is not None and [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
     assert not any(row.state["towns"][1]["cells"])  # bob's cube is gone with his move
+
+
+UNDO_SCRIPT = [  # (who, command, refusal code or None, public text starts with, exact private text)
+    ("ann", "/game new tiny-towns buildings=first-game", None, "", None),
+    ("ann", "/game undo", R.NOT_STARTED, "", "There is nothing to undo."),
+    ("bob", "/game join", None, "", None),
+    ("ann", "/game start", None, "", None),
+    ("cat", "/game undo", R.NOT_PLAYER, "", "You are not playing in this game."),
+    (
+        "ann",
+        "/game undo",
+        R.ILLEGAL,
+        "",
+        "You can only undo your own move, and only while it is the last move of the game (nobody has acted "
+        "since), or while its turn or phase is still open.",
+    ),
+    ("mod", "/game pause", None, "", None),
+    ("ann", "/game undo", R.PAUSED, "", "A moderator paused this game; undo waits until it resumes."),
+    ("mod", "/game pause off", None, "", None),
+    ("ann", "/tt announce wood", None, "", None),
+    ("ann", "/game undo", None, "ann took back `/tt announce wood`.\n**ann to name a resource**", ""),
+    ("ann", "/tt announce wood", None, "", None),
+    ("bob", "/tt place A1", None, "", None),
+    ("ann", "/tt place A1", None, "ann places wood on A1.\nRound 1 is over.", None),
+    (
+        "bob",
+        "/game undo",
+        R.ILLEGAL,
+        "",
+        "Too late to take that back: its turn or phase is over. You can undo your own move while nobody has "
+        "acted since, or while its turn or phase is still open.",
+    ),
+    ("ann", "/game undo", None, "ann took back `/tt place A1`.\n**round 1 (wood): waiting for: ann**", ""),
+]
+
+
+async def test_undo_answers_each_case_with_its_own_reason(host: Conductor) -> None:
+    """Every undo refusal word for word, and what a taken-back move says (and reopens)."""
+    actors = {"ann": ANN, "bob": BOB, "cat": CAT, "mod": MOD}
+    for who, text, error, public, private in UNDO_SCRIPT:
+        reply = await say(host, actors[who], text)
+        assert reply.error == error, (who, text, reply.private)
+        assert reply.public.startswith(public), (who, text, reply.public)
+        if private is not None:
+            assert reply.private == private, (who, text)
