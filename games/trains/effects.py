@@ -302,6 +302,9 @@ def _landfill(state: State, seat: int, card: Card, args: list[str], events: list
     in_hand, in_discard = player["hand"].count("waste"), player["discard"].count("waste")
     return_waste(state, player["hand"], in_hand)
     return_waste(state, player["discard"], in_discard)
+    # The count says how many Waste were in the hand and the discard pile: hidden until now, so the
+    # move reveals something (no undo across it, and others' views may differ by it).
+    events.append({"irreversible": True})
     return [f"returns {in_hand + in_discard} Waste"]
 
 

@@ -3,7 +3,8 @@
 The list is computed once, at collection time, from the registry (``games.available_slugs()``)
 plus the test game from tests/plugins. Option sets come from each game's declared OptionSpecs:
 the defaults, then each ``choice`` value and the non-default ``bool`` value of one option at a
-time, then every ``GameType.modules`` option switched on together; a set that ``setup`` refuses
+time (and each module alone), then every ``GameType.modules`` option switched on together, then
+everything non-default at once; a set that ``setup`` refuses
 for a player count is left out for that count (the lobby would refuse it too).
 
 Playouts are recorded once per (case, seed, level) and shared by the tests: each step keeps
@@ -91,8 +92,15 @@ def option_sets(manifest: GameManifest) -> list[tuple[str, str]]:
             modules += [f"{name}={others[-1]}"] if others else []
         else:
             modules.append(f"{name}=on")  # text/list modules: "on" is the conventional switch
+    # A module that is not a plain switch (Tiny Towns' monuments list) is also played alone.
+    found += [(m, m) for m in modules if by_name[m.split("=")[0]].kind not in ("bool", "choice")]
     if modules:
         found.append(("modules", " ".join(modules)))
+    # Everything at once: every module on and every other choice and switch away from its default.
+    rest = [text for label, text in found[1:] if "=" in text and " " not in text]
+    everything = {t.split("=")[0]: t for t in rest} | {m.split("=")[0]: m for m in modules}
+    if len(everything) > 1:
+        found.append(("everything", " ".join(everything.values())))
     unique: dict[str, tuple[str, str]] = {}
     for label, text in found:
         key = " ".join(sorted(text.split()))

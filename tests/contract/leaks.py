@@ -96,6 +96,7 @@ RANDOM_MOVES = 1.0
 # then played in secret).
 PREFERRED = {"trains": ("/trains buy lost-and-found",)}
 HOT_WINDOWS = 3  # extra redeal checks per viewer where the engine-level screen finds a difference
+LIGHT_WINDOWS = (6, 38)  # redeal forks for the option sets beyond each game's secret-bringing one
 SCREEN_TRIES = 4  # redeal seeds the screen tries per move
 SCREEN_MOVES = 12  # legal moves it tries per seat
 BIG = 10**9  # integers this large in a state are RNG cursors (or seeds): secret until the end
@@ -106,6 +107,10 @@ class LeakCase:
     slug: str
     players: int
     options: str
+    # The secret-bringing case of each game forks at every WINDOW_AT step; the other option sets play
+    # the same whole game with every output checked, but fork at fewer steps (they cost the suite less).
+    windows: tuple[int, ...] = WINDOW_AT
+    hot_windows: int = HOT_WINDOWS
 
     @property
     def id(self) -> str:
@@ -113,20 +118,29 @@ class LeakCase:
 
 
 def leak_cases() -> list[LeakCase]:
-    """One case per registered game (and the plugin game): up to four seats, secret-bringing options."""
+    """Per registered game (and the plugin game), up to four seats: the secret-bringing options of
+    ``HARNESS_OPTIONS``, then every option set the conformance suite plays (``cases.option_sets``:
+    each option alone, all modules together, everything at once), since an option can bring its own
+    secrets or its own outputs."""
+    from tests.contract.cases import option_sets  # cases imports this module's neighbours; import late
+
     found: list[LeakCase] = []
     with plugin_registered():
-        for slug in [*games.available_slugs(), PLUGIN_SLUG]:
-            if any(case.slug == slug for case in found):
-                continue
+        for slug in dict.fromkeys([*games.available_slugs(), PLUGIN_SLUG]):
             spec = games.get_game(slug)
             players = min(spec.max_players, MAX_PLAYERS)
-            options = HARNESS_OPTIONS.get(slug, "")
-            try:
-                spec.setup([f"p{i}" for i in range(players)], parse_options(options, spec.options), 0)
-            except IllegalMove:
-                options = ""
-            found.append(LeakCase(slug, players, options))
+            texts = [HARNESS_OPTIONS.get(slug, ""), *(text for _, text in option_sets(games.get_manifest(slug)))]
+            for options in dict.fromkeys(texts):
+                try:
+                    spec.setup([f"p{i}" for i in range(players)], parse_options(options, spec.options), 0)
+                except IllegalMove:
+                    continue
+                main = options == texts[0]
+                found.append(
+                    LeakCase(slug, players, options)
+                    if main
+                    else LeakCase(slug, players, options, windows=LIGHT_WINDOWS, hot_windows=1)
+                )
     return found
 
 
@@ -600,10 +614,10 @@ async def play(
         waiting = humans_to_act(run)
         if not waiting:
             break
-        if step in WINDOW_AT:
+        if step in case.windows:
             for index, viewer in enumerate(VIEWERS):
                 # Re-dealing every other seat, or (in turn) only the other humans' seats.
-                everyone = (WINDOW_AT.index(step) + index) % 2 == 0
+                everyone = (case.windows.index(step) + index) % 2 == 0
                 forks += 1
                 window = Window(run, viewer, forks, everyone, redeals[viewer.name])
                 compared[viewer.name] += await window.check(folder)
@@ -648,7 +662,7 @@ async def play(
         text = await typed_move(run, actor, seat, picker, RANDOM_MOVES)
         assert text is not None, f"{case.id}: {actor.name} must act but has no legal command"
         viewer = VIEWERS[step % len(VIEWERS)]
-        if hot[viewer.name] < HOT_WINDOWS and (found := screen(run, viewer, (seat, text))) is not None:
+        if hot[viewer.name] < case.hot_windows and (found := screen(run, viewer, (seat, text))) is not None:
             # Hunting like an adversary found a move of another human whose public outcome
             # re-dealt secrets change: a window checks what the viewer really obtains.
             mover, move, seed = found

@@ -209,3 +209,22 @@ async def test_pause_holds_moves_bots_and_reminders_until_resumed(store):
     assert resumed.ok and resumed.pings == [ANN.user_id]
     assert [t.kind for t in await store.timers(row.id)] == ["reminder"]
     assert (await say(host, ANN, "/tt announce wood")).ok
+
+
+async def test_pause_refusals_say_why_and_a_deadline_waits_too(store):
+    host = Conductor(store, render_images=False, clock=lambda: 0.0, seed_source=lambda: 42)
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    lobby = await say(host, MOD, "/game pause")
+    assert lobby.error == R.NOT_STARTED and "Only a game in progress can be paused." in lobby.private
+    assert (await say(host, MOD, "/game config deadline 24")).ok
+    assert (await say(host, BOB, "/game join")).ok and (await say(host, ANN, "/game start")).ok
+    row = await store.open_game(GUILD, CHANNEL)
+    assert "deadline" in [t.kind for t in await store.timers(row.id)]
+    assert (await say(host, MOD, "/game pause")).ok
+    assert await store.timers(row.id) == []  # the deadline waits as well as the reminder
+    again = await say(host, MOD, "/game pause")
+    assert again.error == R.BAD_COMMAND and "The game is already paused." in again.private
+    resumed = await say(host, MOD, "/game pause off")
+    assert resumed.public.startswith("mod resumed the game.")
+    running = await say(host, MOD, "/game pause off")
+    assert running.error == R.BAD_COMMAND and "The game is already running." in running.private

@@ -136,3 +136,23 @@ async def test_a_seat_change_written_on_a_stale_version_is_refused(store: Store)
     except StaleVersion:
         pass
     assert [s.display_name for s in await store.seats(row.id)] == ["ann", "bob"] and first.version == 1
+
+
+async def test_a_kick_is_undone_by_nobody(host: Conductor, store: Store) -> None:
+    """The kicked player cannot take the kick back (it is not their move), and neither can a moderator
+    who plays and kicked herself (it is her seat's move, but a kick is final, like a resignation)."""
+    ann_mod, dan = Actor(ANN.user_id, "ann", is_moderator=True), Actor("4", "dan")
+    lobby = [(ANN, "/game new trains"), (BOB, "/game join"), (CAT, "/game join"), (dan, "/game join")]
+    for actor, text in [*lobby, (ANN, "/game start")]:
+        assert (await say(host, actor, text)).ok
+    for actor in (ANN, BOB, CAT, dan):  # starting rails
+        legal = await host.legal_commands(GUILD, CHANNEL, actor.user_id)
+        assert (await say(host, actor, legal[0])).ok
+    assert (await say(host, ann_mod, "/game kick cat")).ok
+    before = await snapshot(store)
+    refused = await say(host, CAT, "/game undo")
+    assert not refused.ok and await snapshot(store) == before
+    assert (await say(host, ann_mod, "/game kick ann")).ok
+    before = await snapshot(store)
+    final = await say(host, ann_mod, "/game undo")
+    assert final.error == R.ILLEGAL and "kick can't be undone" in final.private and await snapshot(store) == before

@@ -349,3 +349,122 @@ async def test_kick_and_skip_work_for_every_registered_game(store: Store) -> Non
         assert kicked.ok and "kicked by a moderator" in kicked.public, spec.slug
         assert "resign" not in kicked.public.lower(), (spec.slug, kicked.public)
     assert {f.kind for f in await check_store(store)} == {"ok"}
+
+
+ABORT_SCRIPT = [  # (who, command, refusal code or None, exact public text, exact private text)
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("bob", "/game abort", R.FORBIDDEN, "", "Only the host or a moderator can close the lobby."),
+    ("ann", "/game abort", None, "ann closed the Tiny Towns lobby.", ""),
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("bob", "/game join", None, None, None),
+    ("ann", "/game start", None, None, None),
+    ("ann", "/game abort no", R.BAD_COMMAND, "", "Nobody has asked to abort this game."),
+    ("ann", "/tt announce wood", None, None, None),
+    ("bob", "/tt place A1", None, None, None),
+    ("cat", "/game abort", R.FORBIDDEN, "", "Only the players (all of them agreeing) or a moderator can abort a game."),
+    (
+        "bob",
+        "/game abort",
+        R.FORBIDDEN,
+        "",
+        "Only the host can ask to abort a game in progress (or ask a moderator for `/mod abort`).",
+    ),
+    ("bob", "/game abort no", R.BAD_COMMAND, "", "Nobody has asked to abort this game."),
+    (
+        "ann",
+        "/game abort",
+        None,
+        "ann asks to abort the Tiny Towns game. Waiting for: bob (`/game abort` to agree, `/game abort no` to keep "
+        "playing).",
+        "",
+    ),
+    ("ann", "/game abort", R.BAD_COMMAND, "", "You have already agreed; waiting for the others."),
+    ("cat", "/game abort no", R.NOT_PLAYER, "", "Only the players decide whether to abort."),
+    ("bob", "/game abort no", None, "bob wants to keep playing: the game goes on.", ""),
+    ("ann", "/game abort", None, None, ""),
+    ("bob", "/game abort", None, "Every player agreed: the Tiny Towns game is aborted.", ""),
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("ann", "/game addbot 0", None, None, None),
+    ("ann", "/game start", None, None, None),
+    ("ann", "/tt announce wood", None, None, None),  # the bot places at once: a bot's move is not "anyone else"
+    ("ann", "/game abort", None, "ann aborted the Tiny Towns game before anyone else had moved.", ""),
+    ("ann", "/game new tiny-towns buildings=first-game", None, None, None),
+    ("bob", "/game join", None, None, None),
+    ("ann", "/game start", None, None, None),
+    ("mod", "/game abort", None, "mod aborted the Tiny Towns game (moderator).", ""),
+]
+
+
+async def test_abort_answers_each_asker_with_its_own_reason(host: Conductor) -> None:
+    """Every abort path, word for word: who may close a lobby, ask, agree or refuse, and what each is told."""
+    actors = {"ann": ANN, "bob": BOB, "cat": CAT, "mod": MOD}
+    for who, text, error, public, private in ABORT_SCRIPT:
+        reply = await say(host, actors[who], text)
+        assert reply.error == error, (who, text, reply.private)
+        if public is not None:
+            assert reply.public == public, (who, text)
+        if private is not None:
+            assert reply.private == private, (who, text)
+
+
+async def test_rollback_refusals_and_what_it_keeps(host: Conductor, store: Store) -> None:
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    early = await say(host, MOD, "/mod rollback 0")
+    assert early.error == R.NOT_STARTED and early.private == "The game has not started."
+    for actor, text in [(BOB, "/game join"), (ANN, "/game start"), (ANN, "/tt announce wood"), (BOB, "/tt place A1")]:
+        assert (await say(host, actor, text)).ok
+    usage = "Use `/mod rollback <move number>` with 0..2 (the game is re-played up to and including that move)."
+    for text in ("/mod rollback 5", "/mod rollback"):
+        refused = await say(host, MOD, text)
+        assert refused.error == R.BAD_COMMAND and refused.private == usage
+    assert (await say(host, ANN, "/mod rollback 1")).error == R.FORBIDDEN
+    rolled = await say(host, MOD, "/mod rollback 1")
+    assert rolled.ok and rolled.status == "active" and rolled.public.startswith("mod rolled the game back to move 1.")
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None and [m.text for m in await store.moves(row.id)] == ["/tt announce wood"]
+    assert not any(row.state["towns"][1]["cells"])  # bob's cube is gone with his move
+
+
+UNDO_SCRIPT = [  # (who, command, refusal code or None, public text starts with, exact private text)
+    ("ann", "/game new tiny-towns buildings=first-game", None, "", None),
+    ("ann", "/game undo", R.NOT_STARTED, "", "There is nothing to undo."),
+    ("bob", "/game join", None, "", None),
+    ("ann", "/game start", None, "", None),
+    ("cat", "/game undo", R.NOT_PLAYER, "", "You are not playing in this game."),
+    (
+        "ann",
+        "/game undo",
+        R.ILLEGAL,
+        "",
+        "You can only undo your own move, and only while it is the last move of the game (nobody has acted "
+        "since), or while its turn or phase is still open.",
+    ),
+    ("mod", "/game pause", None, "", None),
+    ("ann", "/game undo", R.PAUSED, "", "A moderator paused this game; undo waits until it resumes."),
+    ("mod", "/game pause off", None, "", None),
+    ("ann", "/tt announce wood", None, "", None),
+    ("ann", "/game undo", None, "ann took back `/tt announce wood`.\n**ann to name a resource**", ""),
+    ("ann", "/tt announce wood", None, "", None),
+    ("bob", "/tt place A1", None, "", None),
+    ("ann", "/tt place A1", None, "ann places wood on A1.\nRound 1 is over.", None),
+    (
+        "bob",
+        "/game undo",
+        R.ILLEGAL,
+        "",
+        "Too late to take that back: its turn or phase is over. You can undo your own move while nobody has "
+        "acted since, or while its turn or phase is still open.",
+    ),
+    ("ann", "/game undo", None, "ann took back `/tt place A1`.\n**round 1 (wood): waiting for: ann**", ""),
+]
+
+
+async def test_undo_answers_each_case_with_its_own_reason(host: Conductor) -> None:
+    """Every undo refusal word for word, and what a taken-back move says (and reopens)."""
+    actors = {"ann": ANN, "bob": BOB, "cat": CAT, "mod": MOD}
+    for who, text, error, public, private in UNDO_SCRIPT:
+        reply = await say(host, actors[who], text)
+        assert reply.error == error, (who, text, reply.private)
+        assert reply.public.startswith(public), (who, text, reply.public)
+        if private is not None:
+            assert reply.private == private, (who, text)

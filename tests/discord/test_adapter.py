@@ -1,20 +1,19 @@
 """The real bot against the fake Discord: threads, owner-only sync, autocomplete, the generic
 per-game commands (Trains), and tolerance of Discord failures and unexpected errors.
 
-One bot process serves the whole module (start-up costs about two seconds).
+Every test gets its own fake Discord, bot process and database (start-up costs about two seconds), so
+each passes alone and in any order; every test also ends by checking the fake saw no refused or unknown
+request.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 import sqlite3
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-import pytest
 import pytest_asyncio
 
 import games
@@ -26,20 +25,21 @@ from tests.discord.helpers import button, pending_announcements, poll, read_game
 COMMANDS = 3 + len(games.available_slugs())  # /game, /mod, /owner plus one group per registered game
 
 F = FakeDiscord
-pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def world(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
+@pytest_asyncio.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, BotProcess]]:
     fake = FakeDiscord(extra_channels=3)
     await fake.start()
-    process = BotProcess(fake, Path(tmp_path_factory.mktemp("adapter")))
+    process = BotProcess(fake, tmp_path)
     code, out = await process.cli("sync", "--guild", str(fake.GUILD))
     assert code == 0 and f"Registered {COMMANDS} commands" in out, out
     await process.start()
     yield fake, process
     await process.stop()
     await fake.stop()
+    # Whatever the test did, the bot sent Discord nothing it would refuse and nothing it does not know.
+    assert fake.violations == [] and fake.unknown == []
 
 
 def only(messages: list[Message]) -> Message:
@@ -83,7 +83,7 @@ async def test_sync_is_owner_only(world: tuple[FakeDiscord, BotProcess]) -> None
     assert len(fake.requests_to("PUT", r"/guilds/\d+/commands$")) == puts + 1
 
 
-async def test_autocomplete_offers_only_legal_values_fast(world: tuple[FakeDiscord, BotProcess]) -> None:
+async def test_autocomplete_offers_only_legal_values(world: tuple[FakeDiscord, BotProcess]) -> None:
     fake, bot = world
     for user, text in [(F.ANN, "game new"), (F.BOB, "game join")]:
         await settle(
@@ -92,9 +92,8 @@ async def test_autocomplete_offers_only_legal_values_fast(world: tuple[FakeDisco
             )
         )
     await settle(await fake.slash(F.ANN, "game start"))
-    started = time.monotonic()
+    # How fast autocomplete answers is measured by bench/bench_discord.py, not asserted here.
     resources = await fake.autocomplete(F.ANN, "tt announce", {"resource": ""}, focused="resource")
-    assert time.monotonic() - started < 2.0  # Discord allows 3 s; typically a few ms
     assert sorted(c["value"] for c in resources) == ["brick", "glass", "stone", "wheat", "wood"]
     assert await fake.autocomplete(F.BOB, "tt announce", {"resource": ""}, focused="resource") == []
     assert await fake.autocomplete(F.CAT, "tt place", {"square": ""}, focused="square") == []  # not playing
@@ -170,11 +169,12 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
     fake.fail_next("POST", r"/interactions/\d+/[^/]+/callback$", 404, 10062, "Unknown interaction")
     expired = await fake.slash(F.ANN, "tt announce", {"resource": "wood"}, channel=table)
     await fake.wait_until(lambda: len(fake.requests_to("POST", rf"/channels/{table}/messages$")) > posts, 10)
-    await asyncio.sleep(0.3)
+    # The announcement is marked posted only after the bot has given up on the interaction and posted to
+    # the channel instead: from then on nothing more about this command is on its way.
+    await poll(lambda: pending_announcements(bot.db_path, table) == 0)
     assert expired.messages == [] and read_game(bot.db_path, table).version == before.version + 1
     (posted,) = [m for m in fake.public_messages(table) if "names wood" in m.content]
     assert posted.interaction_id is None and F.BOB in posted.mentioned_users()  # the ping too
-    await poll(lambda: pending_announcements(bot.db_path, table) == 0)
     retried = await settle(await fake.slash(F.ANN, "tt announce", {"resource": "wood"}, channel=table))
     assert retried.public == [] and retried.private_text  # refused privately: wood is already named
     assert [m for m in fake.public_messages(table) if "names wood" in m.content] == [posted]
@@ -204,6 +204,9 @@ async def test_unexpected_error_gets_an_apology_and_a_log_line_with_the_channel(
     world: tuple[FakeDiscord, BotProcess],
 ) -> None:
     fake, bot = world
+    await settle(await fake.slash(F.ANN, "game new", {"game": "tiny-towns"}, channel=F.QUIET))
+    await settle(await fake.slash(F.BOB, "game join", channel=F.QUIET))
+    await settle(await fake.slash(F.ANN, "game start", channel=F.QUIET))
     game = read_game(bot.db_path, F.QUIET)
     with sqlite3.connect(bot.db_path) as conn:  # a state the engine cannot read: an internal bug
         conn.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps({"towns": 3}), game.id))
@@ -237,9 +240,3 @@ async def test_keeping_a_monument_is_answered_only_to_its_owner(world: tuple[Fak
     for message in fake.public_messages(table):
         assert secret not in message.content.lower()
     assert "has chosen a monument" in kept.public_text
-
-
-async def test_nothing_was_refused_or_unknown(world: tuple[FakeDiscord, BotProcess]) -> None:
-    fake, _ = world
-    assert fake.violations == []
-    assert fake.unknown == []

@@ -4,7 +4,6 @@ core, the move menu, players, rules topics, what a reply carries for buttons), a
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -168,32 +167,40 @@ async def test_fired_timers_carry_their_kind(store: Store) -> None:
 
 
 async def test_dispatcher_wakes_early_for_a_new_timer_and_survives_a_failing_post(store: Store) -> None:
-    host = Conductor(store, seed_source=lambda: 4, render_images=False)
+    """The host's clock is a test clock and the dispatcher may sleep an hour of real time: a reminder is
+    posted only because ``wake()`` made the dispatcher re-read the next due time. Waits are on the posts
+    themselves; the hang guard (60 s) is far below the hour the dispatcher would otherwise sleep."""
+    now = [1_000_000.0]
+    host = Conductor(store, seed_source=lambda: 4, render_images=False, clock=lambda: now[0])
     posted: list[tuple[str, str]] = []
+    arrived = asyncio.Condition()
 
     async def post(kind: str, guild: str, channel: str, reply: Reply) -> None:
-        posted.append((kind, reply.public))
+        async with arrived:
+            posted.append((kind, reply.public))
+            arrived.notify_all()
         if len(posted) == 1:
             raise RuntimeError("Discord is down")  # must be logged, not kill the dispatcher
+
+    async def posts(count: int) -> None:
+        async with arrived:
+            await asyncio.wait_for(arrived.wait_for(lambda: len(posted) >= count), 60)
 
     dispatcher = TimerDispatcher(host, post, max_sleep=3600)
     dispatcher.start()
     try:
-        await started(host)  # reminders 12 h away: the dispatcher sleeps (up to an hour)
-        await asyncio.sleep(0.05)
-        assert posted == []
+        await started(host)  # reminders 12 h away on the test clock: nothing is due
+        assert await host.fire_due_timer_events() == [] and posted == []
         assert (await say(host, MOD, "/game config reminder 0.0001")).ok  # 0.36 s
         assert (await say(host, ANN, "/tt announce wood")).ok
+        now[0] += 1
         dispatcher.wake()
-        started_at = time.monotonic()
-        while len(posted) < 1 and time.monotonic() - started_at < 5:
-            await asyncio.sleep(0.02)
-        assert posted and posted[0][0] == "reminder"
-        assert time.monotonic() - started_at < 3  # woke for it; did not sleep the hour
+        await posts(1)
+        assert posted[0][0] == "reminder"
         assert (await say(host, ANN, "/tt place A1")).ok
+        now[0] += 1
         dispatcher.wake()
-        while len(posted) < 2 and time.monotonic() - started_at < 8:
-            await asyncio.sleep(0.02)
+        await posts(2)
         assert len(posted) == 2 and dispatcher.fired == 2  # still alive after the failing post
     finally:
         await dispatcher.stop()

@@ -115,8 +115,8 @@ async def test_a_slow_core_is_deferred_and_its_move_still_reaches_the_channel(
     fake.fail_next("PATCH", r"/messages/@original$", 404, 10008, "Unknown Message")
     lost = await fake.slash(F.BOB, "tt place", {"square": "B2"})
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "bob places wood on B2")), 20)
+    # Marked posted only once the bot has posted it to the channel: nothing more is on its way.
     await poll(lambda: pending_announcements(bot.db_path, F.GAMES) == 0)
-    await asyncio.sleep(0.5)
     (posted,) = posts_containing(fake, F.GAMES, "bob places wood on B2")
     assert posted.interaction_id is None and posted.attachments
     assert lost.public == []
@@ -132,10 +132,10 @@ async def test_sigterm_lets_the_command_in_flight_finish_and_exits_cleanly(
     await (await fake.slash(F.BOB, "game join")).settle()
 
     in_flight = await fake.slash(F.ANN, "game start")  # commits, then draws the board for 3 s
-    await asyncio.sleep(0.7)
-    assert bot.process is not None
+    await poll(lambda: read_game(bot.db_path).status == "active")  # committed; the board is being drawn
+    assert bot.process is not None and not in_flight.public
     bot.process.send_signal(signal.SIGTERM)
-    await asyncio.sleep(0.5)
+    await poll(lambda: "SIGTERM: shutting down" in bot.log())  # draining from here on
     late = await (await fake.slash(F.BOB, "game status")).settle()  # arrives while shutting down
     assert_only_private(late, RESTARTING)
 
@@ -185,7 +185,6 @@ async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repa
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "ann names wood")), 20)
     await poll(lambda: read_game(bot.db_path, table).version > waiting_on_bot.version)
     await poll(lambda: pending_announcements(bot.db_path, table) == 0 == pending_announcements(bot.db_path, F.GAMES))
-    await asyncio.sleep(0.5)
 
     (announced,) = posts_containing(fake, F.GAMES, "ann names wood")
     assert announced.interaction_id is None and announced.mentioned_users() == [F.BOB]
@@ -203,7 +202,11 @@ async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repa
     assert await bot.stop() == 0
     posts = len(fake.requests_to("POST", r"/channels/\d+/messages$"))
     await bot.start()
-    await asyncio.sleep(1.5)
+    # Start-up repair runs before the bot connects and logs any pending announcements it will post; with
+    # none pending and none logged, nothing can be posted afterwards.
+    this_start = bot.log().rsplit(f"----- start {bot.starts} -----", 1)[-1]
+    assert "; commands: " in this_start and "pending announcements" not in this_start
+    assert pending_announcements(bot.db_path, F.GAMES) == 0 == pending_announcements(bot.db_path, table)
     assert len(fake.requests_to("POST", r"/channels/\d+/messages$")) == posts
     assert len(posts_containing(fake, F.GAMES, "ann names wood")) == 1
     assert fake.violations == [] and fake.unknown == []

@@ -262,5 +262,6 @@ def test_monument_built_only_by_owner_and_only_once() -> None:
 
 def test_standings_use_monument_scores() -> None:
     state = owned("fort-ironweed . . . / . . . . / . . . . / . . . .", "fort-ironweed")
-    assert standings(state)[0]["breakdown"]["Fort Ironweed"] == 7
-    assert EMPTY
+    breakdown = standings(state)[0]["breakdown"]
+    assert breakdown["Fort Ironweed"] == 7 and breakdown["Empty squares"] == -15  # the other 15 squares
+    assert standings(state)[0]["score"] == 7 - 15

@@ -10,7 +10,8 @@ import pytest
 from games.base import IllegalMove
 from games.options import parse_options
 from games.tiny_towns import GAME
-from games.tiny_towns.content import BASE_BUILDINGS, MONUMENTS
+from games.tiny_towns.content import BASE_BUILDINGS, CATALOGUE, MONUMENTS
+from tests.tiny_towns import rulebook_scorer
 
 FILES = sorted(Path(__file__).with_name("transcripts").glob("*.transcript"))
 
@@ -115,3 +116,81 @@ def test_hand_checked_solo_town_and_title() -> None:
     (row,) = GAME.standings(state)
     assert row["score"] == 10 and row["title"] == "Builder's Apprentice"
     assert row["breakdown"]["Millstone"] == 2 and row["breakdown"]["Empty squares"] == 0
+
+
+GENERATED = ["standard_first_game_set", "town_hall_granary_bank", "cave_greenhouse_trading_post"]
+GENERATED += ["orchard_feast_hall_warehouse", "solo"]  # the games tests/tiny_towns/make_transcripts.py wrote
+
+
+@pytest.mark.parametrize("stem", GENERATED)
+def test_generated_games_rescored_from_the_rulebook(stem: str) -> None:
+    """The standings lines of the generated games came from the engine; here every town is scored again by
+    tests/tiny_towns/rulebook_scorer.py (no engine code or data numbers) and every building type's points,
+    the empty squares, each total and the standings line must agree."""
+    path = next(p for p in FILES if p.stem == stem)
+    state, names, _, expected = replay(path)
+    engine = {row["player"]: row for row in GAME.standings(state)}
+    independent: dict[str, int] = {}
+    for seat, name in enumerate(names):
+        points = rulebook_scorer.score(state, seat)
+        by_name = {("Empty squares" if slug == "empty" else CATALOGUE[slug]["name"]): vp for slug, vp in points.items()}
+        assert engine[name]["breakdown"] == by_name, name
+        independent[name] = sum(points.values())
+    assert {name: row["score"] for name, row in engine.items()} == independent
+    assert expected is not None and dict(p.split("=") for p in expected.split()) == {
+        n: str(v) for n, v in independent.items()
+    }
+    assert [p.split("=")[0] for p in expected.split()] == _rulebook_order(state, names, independent)
+
+
+def _rulebook_order(state: dict[str, Any], names: list[str], scores: dict[str, int]) -> list[str]:
+    """Rank order by the rulebook's tie-breaks: most VP, fewer times Master Builder, fewer empty squares,
+    more Cottages, then seat order for a shared place."""
+
+    def key(seat: int) -> tuple[int, ...]:
+        town = state["towns"][seat]
+        cells = [c.get("building") if c else None for c in town["cells"]]
+        return (
+            int(bool(town.get("resigned"))),
+            -scores[names[seat]],
+            town.get("times_master_builder", 0),
+            cells.count(None),
+            -cells.count("cottage"),
+            seat,
+        )
+
+    return [names[s] for s in sorted(range(len(names)), key=key)]
+
+
+def test_shrine_points_match_the_buildings_when_it_was_built() -> None:
+    """The Shrine's VP is the one number the rulebook scorer reads from the state: check it against the
+    town as it stood right after the Shrine was built (1..5 buildings -> that many VP, 6 or more -> 8)."""
+    checked = 0
+    for path in FILES:
+        header: dict[str, str] = {}
+        state: dict[str, Any] | None = None
+        names: list[str] = []
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            line = raw.split("#", 1)[0].strip()
+            key, _, rest = line.partition(":")
+            rest = rest.strip()
+            if key in ("game", "seed", "players", "options"):
+                header[key] = rest
+                continue
+            if not line or key == "standings" or key.startswith("!"):
+                continue
+            if state is None:
+                names = [n.strip() for n in header["players"].split(",")]
+                options = parse_options(header.get("options", ""), GAME.options)
+                state = GAME.setup(names, options, int(header["seed"]))
+            seat = names.index(key)
+            if rest.startswith("/game resign"):
+                state, _ = GAME.resign(state, seat)
+                continue
+            state, _ = GAME.apply(state, seat, GAME.parse(rest))
+            if rest.startswith("/tt build shrine"):
+                town = [c.get("building") if c else None for c in state["towns"][seat]["cells"]]
+                count = sum(1 for s in town if s)
+                assert state["towns"][seat]["shrine_vp"] == (count if count <= 5 else 8), path.stem
+                checked += 1
+    assert checked >= 1

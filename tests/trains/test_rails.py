@@ -253,3 +253,120 @@ def test_terminal_station_then_free_rail(tr):
     far_city = next(c for c in tr.MAPS[MAP].cities if c not in tr.MAPS[MAP].neighbours[src])
     with pytest.raises(IllegalMove, match="not adjacent"):
         tr.do(state, 0, f"/trains play terminal {far_city}")
+
+
+# Rulebook surcharges, typed in here (not read from rules.json) to check the costs the refusals list.
+TERRAIN_COST = {"plain": 0, "river": 1, "mountain": 2}
+
+
+def _listed(message: str, label: str) -> list[str]:
+    """The 'HEX (cost)' entries after ``label`` in a refusal."""
+    tail = message.split(label + ": ", 1)[1]
+    return [part for part in tail.rstrip(".").split(", ")]
+
+
+def test_a_rail_out_of_reach_is_refused_with_the_hexes_you_can_reach_and_their_cost(tr):
+    src, mountain = pair(tr, "mountain")
+    gmap = tr.MAPS[MAP]
+    state = tr.scenario(["lay-rails"], rails={src: [0]}, money=5)
+    far = next(h for h in tr.find_hexes(MAP, "plain") if h != src and h not in gmap.neighbours[src])
+    with pytest.raises(IllegalMove) as refused:
+        tr.do(state, 0, f"/trains play lay-rails {far}")
+    listed = _listed(refused.value.message, "Hexes next to your rails (extra cost)")
+    expected = [
+        f"{h} ({TERRAIN_COST.get(gmap.terrain[h], 1)})"  # a city without stations: 1
+        for h in sorted(gmap.neighbours[src])
+        if gmap.terrain[h] != "sea"
+    ]
+    assert listed == expected and f"{mountain} (2)" in listed
+
+
+def test_an_unaffordable_rail_lists_only_what_your_money_reaches_boundary_included(tr):
+    src, mountain = pair(tr, "mountain")
+    gmap = tr.MAPS[MAP]
+    state = tr.scenario(["lay-rails"], rails={src: [0]}, money=0)
+    with pytest.raises(IllegalMove, match="costs 2 extra money; you have 0") as refused:
+        tr.do(state, 0, f"/trains play lay-rails {mountain}")
+    plain = sorted(h for h in gmap.neighbours[src] if gmap.terrain[h] == "plain")
+    assert plain and _listed(refused.value.message, "Within your money now") == [f"{h} (0)" for h in plain]
+
+
+def test_when_nothing_is_affordable_the_refusal_says_so(tr):
+    src, mountain = pair(tr, "mountain")
+    gmap = tr.MAPS[MAP]
+    rails = {src: [0]} | {h: [1] for h in gmap.neighbours[src] if gmap.terrain[h] != "sea"}  # +1 each
+    state = tr.scenario(["lay-rails"], rails=rails, money=0)
+    with pytest.raises(IllegalMove) as refused:
+        tr.do(state, 0, f"/trains play lay-rails {mountain}")
+    assert refused.value.message.endswith(" No hex next to your rails is within your money: play more money first.")
+
+
+def test_a_long_list_of_reachable_hexes_is_cut_after_sixteen(tr):
+    gmap = tr.MAPS[MAP]
+    spread: list[str] = []
+    for h in tr.find_hexes(MAP, "plain"):
+        if all(h not in gmap.neighbours[o] and not set(gmap.neighbours[h]) & set(gmap.neighbours[o]) for o in spread):
+            spread.append(h)
+        if len(spread) == 4:
+            break
+    state = tr.scenario(["lay-rails"], rails={h: [0] for h in spread}, money=9)
+    near = {n for h in spread for n in gmap.neighbours[h]} | set(spread)
+    far = next(h for h in tr.find_hexes(MAP, "plain") if h not in near)
+    with pytest.raises(IllegalMove) as refused:
+        tr.do(state, 0, f"/trains play lay-rails {far}")
+    listed = _listed(refused.value.message, "Hexes next to your rails (extra cost)")
+    assert len(listed) == 17 and refused.value.message.endswith(", ....")  # 16 hexes, then "..."
+
+
+def test_rail_and_station_tokens_run_out_exactly_at_zero(tr):
+    src, dst = pair(tr, "plain")
+    state = tr.scenario(["lay-rails"], rails={src: [0]})
+    state["players"][0]["rails_left"] = 1
+    after, _ = tr.do(state, 0, f"/trains play lay-rails {dst}")  # the last token can be laid
+    assert after["players"][0]["rails_left"] == 0
+    state["players"][0]["rails_left"] = 0
+    with pytest.raises(IllegalMove, match="You have no rail tokens left."):
+        tr.do(state, 0, f"/trains play lay-rails {dst}")
+    city = next(h for h, c in tr.MAPS[MAP].cities.items() if c.value == 1)
+    state = tr.scenario(["station-expansion"])
+    state["stations_left"] = 1
+    after, _ = tr.do(state, 0, f"/trains play station-expansion {city}")  # the last station token
+    assert after["stations"][city] == 1 and after["stations_left"] == 0  # a first station counts one
+    state["stations_left"] = 0
+    with pytest.raises(IllegalMove, match="All station tokens are on the board."):
+        tr.do(state, 0, f"/trains play station-expansion {city}")
+
+
+def test_the_terminal_rail_is_free_even_in_a_city_and_the_event_names_the_cost(tr):
+    src, city = pair(tr, "city")
+    state = tr.scenario(["terminal"], rails={src: [0]}, money=0)
+    after, events = tr.do(state, 0, f"/trains play terminal {city}")
+    assert 0 in after["rails"][city] and after["turn"]["money"] == 0 and after["stations"][city] == 1
+    text = " ".join(str(e.get("text", "")) for e in events)
+    assert f"rail on {city}" in text and "money)" not in text
+    src, mountain = pair(tr, "mountain")
+    after, events = tr.do(
+        tr.scenario(["lay-rails"], rails={src: [0]}, money=2), 0, f"/trains play lay-rails {mountain}"
+    )
+    assert f"rail on {mountain} (2 money)" in " ".join(str(e.get("text", "")) for e in events)
+
+
+def test_legal_start_hexes_leave_out_taken_hexes(tr):
+    state = tr.new_game(2)
+    first = tr.GAME.format(tr.GAME.legal_moves(state, 0)[0]).split()[-1]
+    state, _ = tr.do(state, 0, f"/trains start {first}")
+    starts = {tr.GAME.format(m).split()[-1] for m in tr.GAME.legal_moves(state, 1)}
+    assert first not in starts and len(starts) > 10
+
+
+def test_station_moves_offer_every_city_with_a_free_slot_down_to_the_last_token(tr):
+    gmap = tr.MAPS[MAP]
+    small = next(h for h, c in gmap.cities.items() if c.value == 1)
+    state = tr.scenario(["station-expansion"])
+    offered = {tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0)}
+    assert f"/trains play station-expansion {small}" in offered  # an empty 1-slot city
+    state["stations_left"] = 1
+    assert {tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0)} == offered
+    state["stations_left"] = 0
+    left = {tr.GAME.format(m) for m in tr.GAME.legal_moves(state, 0) if "station-expansion" in tr.GAME.format(m)}
+    assert left == {"/trains play station-expansion skip"}  # no station, only playing it for nothing

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import statistics
-import time
 
 import pytest
 
@@ -86,21 +84,17 @@ def test_bot_playouts_keep_the_invariants(players):
 
 def test_ai_beats_random_players():
     """The full 200-game figure is in bench/bench_tramways.py; here 24 seeded games, 2 players."""
-    wins, times = 0, []
+    wins = 0
     for seed in range(24):
         ai = seed % 2
         state = GAME.setup(["p0", "p1"], ALL if seed % 3 == 0 else {}, 1000 + seed)
         while not GAME.status(state).finished:
             seat = GAME.status(state).to_act[0]
-            start = time.perf_counter()
             move = GAME.bot_move(state, seat, 1 if seat == ai else 0)
-            if seat == ai:
-                times.append(time.perf_counter() - start)
             state, _ = GAME.apply(state, seat, move)
         table = standings(state)
         wins += table[0]["seat"] == ai and table[1]["rank"] > 1
-    assert wins >= 23
-    assert statistics.median(times) < 0.2
+    assert wins >= 23  # how long a level-1 move takes is measured by bench/bench_tramways.py
 
 
 def test_redeal_keeps_others_views():
