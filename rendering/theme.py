@@ -341,3 +341,53 @@ def to_png_fast(image: Image.Image, colors: int = 96) -> bytes:
         buffer, format="PNG", optimize=False, compress_level=6
     )
     return buffer.getvalue()
+
+
+# --- Player markers: colour AND shape AND letter, so no player depends on colour alone -------
+
+SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "star")
+
+
+def player_shape(seat: int) -> str:
+    return SHAPES[seat % len(SHAPES)]
+
+
+def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
+    """The outline of ``shape`` centred on (x, y) with radius ``r`` (circle: its bounding square)."""
+    import math
+
+    if shape == "square":
+        s = r * 0.9
+        return [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
+    if shape == "triangle":
+        return [(x, y - r * 1.15), (x + r * 1.15, y + r * 0.85), (x - r * 1.15, y + r * 0.85)]
+    if shape == "diamond":
+        return [(x, y - r * 1.15), (x + r * 1.15, y), (x, y + r * 1.15), (x - r * 1.15, y)]
+    if shape == "hexagon":
+        return [(x + r * math.cos(math.radians(60 * i)), y + r * math.sin(math.radians(60 * i))) for i in range(6)]
+    if shape == "star":
+        points = []
+        for i in range(10):
+            radius = r * 1.2 if i % 2 == 0 else r * 0.62
+            angle = math.radians(-90 + 36 * i)
+            points.append((x + radius * math.cos(angle), y + radius * math.sin(angle)))
+        return points
+    return [(x - r, y - r), (x + r, y + r)]
+
+
+def draw_player_marker(
+    image: Image.Image, seat: int, xy: tuple[float, float], radius: float, letter: str = "", size: int = MIN_TEXT
+) -> None:
+    """The seat's marker: its shape filled with its colour, outlined in ink, its letter inside."""
+    draw = ImageDraw.Draw(image)
+    x, y = xy
+    shape = player_shape(seat)
+    colour = player_colour(seat)
+    points = shape_points(shape, x, y, radius)
+    if shape == "circle":
+        draw.ellipse((*points[0], *points[1]), fill=colour, outline=INK, width=2)
+    else:
+        draw.polygon(points, fill=colour, outline=INK, width=2)
+    if letter:
+        dy = radius * 0.2 if shape == "triangle" else 0
+        stamp_text(image, (x, y + dy), letter, size, text_colour_on(colour), "mm")

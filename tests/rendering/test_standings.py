@@ -51,18 +51,24 @@ def test_tiny_towns_standings_png() -> None:
 def test_any_games_labels_become_rows() -> None:
     base = standings_image(TRAINS_VIEW, TRAINS_STANDINGS)
     extra = copy.deepcopy(TRAINS_STANDINGS)
-    extra[1]["breakdown"]["Bonus"] = 3  # a label nobody else has adds one row
-    taller = standings_image(TRAINS_VIEW, extra)
-    assert taller.width == base.width and taller.height > base.height
+    extra[1]["breakdown"]["Bonus"] = 3  # a label nobody else has adds a bar segment and a legend entry
+    changed = standings_image(TRAINS_VIEW, extra)
+    box = diff_box(base, changed)
+    assert changed.width == base.width and box is not None
+    legend_top = PAD + 48 + len(TRAINS_STANDINGS) * 58
+    assert box[3] > legend_top, "the legend names the new label"
+    assert box[1] < legend_top, "bob's bar grows"
     decode(render_standings(TRAINS_VIEW, TRAINS_STANDINGS))
 
 
-def test_more_players_make_a_wider_table() -> None:
-    widths = []
-    for players in range(1, 7):
-        view = synthetic.view(players, seed=players)
-        widths.append(standings_image(view, synthetic.standings_for(view)).width)
-    assert widths == sorted(widths) and len(set(widths)) == 6
+def test_more_players_make_a_taller_chart() -> None:
+    heights = []
+    for players in (2, 6):
+        view = synthetic.view(players, seed=1)
+        image = standings_image(view, synthetic.standings_for(view))
+        assert image.width <= 1600
+        heights.append(image.height)
+    assert heights[1] >= heights[0] + 4 * 58, "one bar row per player"
 
 
 def test_scores_titles_and_ties_change_the_image() -> None:
@@ -75,7 +81,7 @@ def test_scores_titles_and_ties_change_the_image() -> None:
     assert diff_box(base, standings_image(TRAINS_VIEW, untied)) is not None
     titled = copy.deepcopy(TRAINS_STANDINGS)
     titled[0]["title"] = "Master Architect"
-    assert standings_image(TRAINS_VIEW, titled).height > base.height
+    assert diff_box(base, standings_image(TRAINS_VIEW, titled)) is not None
 
 
 def test_empty_standings_still_render() -> None:

@@ -64,7 +64,9 @@ def test_every_image_follows_the_text_rules(slug: str, raw_text: list[str]) -> N
         for sample in game.samples:
             problems += _check(sample.label, lambda s=sample: render(s.view, s.focus), raw_text)
         label = f"{samples._label(game.players, game.options)}"
-        problems += _check(f"{label}-summary", lambda g=game: render_standings(g.final_view, list(g.standings)), raw_text)
+        problems += _check(
+            f"{label}-summary", lambda g=game: render_standings(g.final_view, list(g.standings)), raw_text
+        )
         problems += _check(f"{label}-aborted", lambda g=game: render_aborted(g.samples[2].view), raw_text)
     unique = list(dict.fromkeys(problems))
     assert not unique, f"{len(unique)} problems, first 25:\n" + "\n".join(unique[:25])
