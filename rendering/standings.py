@@ -104,7 +104,7 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
             draw.rectangle((PAD, y, WIDTH - PAD, y + ROW), fill=(244, 240, 230))
         middle = y + ROW / 2
         stamp_text(image, (PAD + 4, middle), _ordinal(entry, standings), 22, INK, "lm", box=(PAD, y, PAD + 56, y + ROW))
-        if entry.get("rank") == 1 and not entry.get("title") in ("resigned", "kicked"):
+        if entry.get("rank") == 1 and entry.get("title") not in ("resigned", "kicked"):
             _crown(draw, PAD + 66, middle)
         seat = entry.get("seat")
         name = _name(view, entry)
@@ -218,7 +218,7 @@ def _notes(slug: str, standings: list[dict[str, Any]]) -> list[str]:
     elif winners:
         notes.append(f"Shared win: {' and '.join(names)} with {winners[0].get('score', 0)} points.")
     rule = TIE_BREAKS.get(slug, "the game's tie-break rules")
-    for above, below in zip(standings, standings[1:]):
+    for above, below in zip(standings, standings[1:], strict=False):
         if above.get("score") != below.get("score"):
             continue
         a, b = str(above.get("player") or "?"), str(below.get("player") or "?")
