@@ -121,7 +121,7 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
 
     y = axis_bottom + 12
     for row in legend_rows:
-        x = PAD
+        x: float = PAD
         for index, label, w in row:
             _segment(draw, (x, y + 3, x + 24, y + 25), index)
             draw.rectangle((x, y + 3, x + 24, y + 25), outline=INK)
@@ -136,7 +136,7 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
 
 def _legend_layout(labels: list[str]) -> list[list[tuple[int, str, float]]]:
     rows: list[list[tuple[int, str, float]]] = [[]]
-    x = PAD
+    x: float = PAD
     for index, label in enumerate(labels):
         text = theme.fit_lines(label, 18, 300, 1)[0]
         w = 30 + text_width(text, 18) + 24
@@ -185,7 +185,7 @@ def _segment(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], 
         start = int(x0) - int(y1 - y0)
         for x in range(start, int(x1), step):
             # Clip each diagonal to the box.
-            ax, ay, bx, by = x, y1, x + (y1 - y0), y0
+            ax, ay, bx, by = float(x), y1, x + (y1 - y0), y0
             if ax < x0:
                 ay -= x0 - ax
                 ax = x0

@@ -209,8 +209,8 @@ def _legend(
     abbreviated: list[tuple[str, str]],
 ) -> None:
     """Every symbol on the board, explained, under the map."""
-    y = top + 6
-    x = MARGIN
+    y: float = top + 6
+    x: float = MARGIN
 
     def item(label: str, w: float) -> tuple[float, Box]:
         nonlocal x, y
@@ -396,7 +396,7 @@ class _Panel:
         view = self.view
         draw = ImageDraw.Draw(image)
         x, right = x0 + 8, x0 + PANEL - 12
-        y = 14
+        y: float = 14
         title = f"Trains - {view['map']['name']}"
         if self.focus is not None:
             title += f" - {view['players'][self.focus]['name']}'s hand"

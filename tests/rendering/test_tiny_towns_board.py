@@ -55,7 +55,7 @@ def test_full_board_is_a_png_of_the_drawn_size(players: int) -> None:
     png = decode(tiny_towns.render_board(view))
     assert png.size == image(view).size
     width, height = png.size
-    assert 400 < width <= 1400 and 400 < height <= 1000  # readable in a Discord embed
+    assert 400 < width <= theme.MAX_WIDTH and 400 < height <= 1100  # issue 13: at most 1600 px wide
     assert len(tiny_towns.render_board(view)) < 300_000
 
 
@@ -86,16 +86,26 @@ def test_towns_do_not_overlap_and_fit_the_canvas() -> None:
 def test_placing_a_cube_changes_only_that_square(players: int, seat: int, index: int) -> None:
     before = with_cell(synthetic.view(players, seed=11), seat, index, None)
     after = with_cell(before, seat, index, {"resource": "glass"})
-    box = diff_box(image(before), image(after))
+    # In the grid only that square changes; under the grid the "free squares" count does.
+    grid = grid_box(before, seat)
+    box = diff_box(image(before).crop(grid), image(after).crop(grid))
     assert box is not None
-    assert inside(box, tiny_towns.cell_box(before, seat, index))
+    x0, y0, x1, y1 = tiny_towns.cell_box(before, seat, index)
+    assert inside(box, (x0 - grid[0], y0 - grid[1], x1 - grid[0], y1 - grid[1]))
+    footer = (grid[0], grid[3], grid[2], tiny_towns.town_box(before, seat)[3])
+    assert diff_box(image(before).crop(footer), image(after).crop(footer)) is not None
+
+
+def grid_box(view: dict[str, Any], seat: int, focus: int | None = None) -> tuple[int, int, int, int]:
+    first, last = tiny_towns.cell_box(view, seat, 0, focus), tiny_towns.cell_box(view, seat, 15, focus)
+    return first[0], first[1], last[2], last[3]
 
 
 def test_placing_a_cube_changes_the_focus_view_in_that_square() -> None:
     before = with_cell(synthetic.view(3, seed=12), 2, 6, None)
     after = with_cell(before, 2, 6, {"resource": "wheat"})
-    # Within the town only that square changes (the breakdown panel may count empty squares).
-    town = tiny_towns.town_box(before, 2, focus=2)
+    # Within the grid only that square changes (the footer and breakdown count free squares).
+    town = grid_box(before, 2, focus=2)
     box = diff_box(image(before, 2).crop(town), image(after, 2).crop(town))
     assert box is not None
     x0, y0, x1, y1 = tiny_towns.cell_box(before, 2, 6, focus=2)
@@ -233,9 +243,10 @@ def test_focus_view_is_larger_and_lists_the_breakdown() -> None:
     assert png.size == image(view, 3).size
     changed = copy.deepcopy(view)
     changed["towns"][3]["breakdown"]["Bonus"] = 5
-    box = diff_box(image(view, 3), image(changed, 3))
-    assert box is not None
-    assert box[0] >= tiny_towns.town_box(view, 3, focus=3)[2]  # outside the town itself
+    right = tiny_towns.town_box(view, 3, focus=3)[2]
+    beside = (right, 0, image(view, 3).width, image(view, 3).height)
+    # The breakdown panel beside the town lists it (the town's own footer does too).
+    assert diff_box(image(view, 3).crop(beside), image(changed, 3).crop(beside)) is not None
     with pytest.raises(ValueError):
         tiny_towns.render_board(view, 4)
     with pytest.raises(ValueError):
