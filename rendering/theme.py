@@ -337,8 +337,11 @@ def to_png_fast(image: Image.Image, colors: int = 96) -> bytes:
     and looks the same on flat board art.
     """
     buffer = io.BytesIO()
+    # Big boards (a Trains map at phone-readable size is ~2 Mpx) compress at level 3: about half
+    # the encoding time of level 6 for ~20% more bytes, still far under the 300 KB budget.
+    level = 6 if image.width * image.height < 1_200_000 else 3
     image.quantize(colors=colors, method=Image.Quantize.FASTOCTREE).save(
-        buffer, format="PNG", optimize=False, compress_level=6
+        buffer, format="PNG", optimize=False, compress_level=level
     )
     return buffer.getvalue()
 

@@ -320,7 +320,9 @@ def _town_chips(view: dict[str, Any], seat: int, catalog: dict[str, Any]) -> lis
     town = view["towns"][seat]
     chips: list[Chip] = []
     rank = town.get("rank")
-    if isinstance(rank, int) and not town.get("resigned"):
+    if town.get("title"):
+        chips.append(((str(town["title"]),), HIGHLIGHT, INK, "star"))
+    elif isinstance(rank, int) and not town.get("resigned"):
         suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
         if rank == 1 and len(view.get("towns") or []) > 1:
             chips.append(((f"{rank}{suffix} - WINNER", f"{rank}{suffix}"), HIGHLIGHT, INK, "star"))
@@ -468,19 +470,6 @@ def _draw_building(
     short = SHORT_NAMES.get(name, name)
     fits = theme.wrap_lines(name, TEXT, box[2] - box[0], 2)
     theme.draw_text(image, box, name if fits else short, TEXT, WHITE if dark else INK, max_lines=2)
-
-
-@lru_cache(maxsize=512)
-def _fit_name(name: str, size: int, width: int, max_lines: int = 2) -> tuple[int, tuple[str, ...]]:
-    candidates = [name, " ".join(w for w in name.split() if w.lower() not in ("of", "the"))]
-    if name in SHORT_NAMES:
-        candidates.append(SHORT_NAMES[name])
-    for candidate in candidates:
-        for s in (size, size - 1):
-            lines = theme.wrap_lines(candidate, s, width, max_lines)
-            if lines is not None:
-                return s, lines
-    return size - 1, theme.fit_lines(candidates[-1], size - 1, width, max_lines)
 
 
 def _cube(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, resource: str, size: int) -> None:
