@@ -147,16 +147,10 @@ def _base_layer(
                 row_y = top + i * step
                 labels.setdefault(entry["hex"], []).append(_rect(cx - half, row_y - 10, cx + half, row_y + 10))
         if terrain == "remote":
-            draw.ellipse((cx - 13, cy + 8, cx + 13, cy + 34), fill=PALETTE["remote_badge"], outline=INK)
-            stamp_text(
-                image,
-                (cx, cy + 21),
-                str(entry["value"]),
-                MIN_TEXT,
-                WHITE,
-                "mm",
-                box=(cx - 13, cy + 8, cx + 13, cy + 34),
-            )
+            # Below a two-line name: the badge starts where the second line's ink ends.
+            badge = (cx - 13, cy + 14, cx + 13, cy + 40)
+            draw.ellipse(badge, fill=PALETTE["remote_badge"], outline=INK)
+            stamp_text(image, (cx, cy + 27), str(entry["value"]), MIN_TEXT, WHITE, "mm", box=badge)
         if terrain != "sea":
             box = (cx - SIZE / 2, cy - SIZE * 0.86, cx + SIZE / 2, cy - 22)
             stamp_text(image, (cx, cy - 34), entry["hex"], MIN_TYPED, INK, "mm", box=box, typed=True)
@@ -287,16 +281,14 @@ def _station(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
 
 def _rail_spots(terrain: str, count: int, cx: float, cy: float) -> list[Point]:
     """Where the rail markers of ``count`` players go in a hex: inside it, clear of its text."""
-    if terrain in ("city", "remote"):
-        row_y = cy + 24 if terrain == "city" else cy + 42
-        if terrain == "remote":
-            spacing = 17.0
-            # Beside the value badge first, then under it.
-            spots = [(cx - 27, cy + 21), (cx + 27, cy + 21), (cx - 9, row_y), (cx + 9, row_y)]
-            return spots[:count]
+    if terrain == "remote":
+        # Beside the value badge; a third and fourth player at the hex's sides.
+        return [(cx - 25, cy + 26), (cx + 25, cy + 26), (cx - 38, cy + 8), (cx + 38, cy + 8)][:count]
+    if terrain == "city":
+        # A row between the name and the station slots.
         spacing = 20.0 if count <= 3 else 16.0
         start = cx - spacing * (count - 1) / 2
-        return [(start + i * spacing, row_y) for i in range(count)]
+        return [(start + i * spacing, cy + 24) for i in range(count)]
     if count == 1:
         return [(cx, cy + 8)]
     grid = [(cx - 12, cy - 2), (cx + 12, cy - 2), (cx - 12, cy + 22), (cx + 12, cy + 22)]
@@ -387,7 +379,10 @@ class _Panel:
     def __init__(self, view: dict[str, Any], focus: int | None) -> None:
         self.view = view
         self.focus = focus if focus is not None and 0 <= focus < len(view["players"]) else None
-        self.hand: list[str] = list(view.get("hand") or []) if self.focus is not None else []
+        hand = list(view.get("hand") or []) if self.focus is not None else []
+        # One card per kind, with how many: five cards of two kinds take one row, not three.
+        self.hand: list[tuple[str, int]] = [(slug, hand.count(slug)) for slug in dict.fromkeys(hand)]
+        self.hand_size = len(hand)
         hand_rows = math.ceil(len(self.hand) / 2) if self.focus is not None else 0
         private = (40 + hand_rows * (CARD_H + 8) + 3 * 26) if self.focus is not None else 0
         self.height = 14 + 40 + 48 + private + len(view["players"]) * PLAYER_H + 36 + 24 * len(view["supply"]) + 14
@@ -462,14 +457,14 @@ class _Panel:
         view, seat = self.view, self.focus
         assert seat is not None
         me = view["players"][seat]
-        draw_text(image, (x, y, right, y + 32), f"Your hand ({len(self.hand)} cards)", 22, INK, align="l", max_lines=1)
+        draw_text(image, (x, y, right, y + 32), f"Your hand ({self.hand_size} cards)", 22, INK, align="l", max_lines=1)
         y += 40
-        for i, slug in enumerate(self.hand):
+        for i, (slug, count) in enumerate(self.hand):
             cx = x + (i % 2) * (CARD_W + 12)
             cy = y + (i // 2) * (CARD_H + 8)
-            _card(image, draw, slug, (cx, cy, cx + CARD_W, cy + CARD_H))
+            _card(image, draw, slug, count, (cx, cy, cx + CARD_W, cy + CARD_H))
         y += math.ceil(len(self.hand) / 2) * (CARD_H + 8)
-        hand_money = sum(CARDS[c].money for c in self.hand if c in CARDS)
+        hand_money = sum(CARDS[c].money * n for c, n in self.hand if c in CARDS)
         turn = view.get("turn") or {}
         mine = view["phase"] == "play" and view["current"] == seat
         so_far = int(turn.get("money", 0)) if mine else 0
@@ -499,13 +494,13 @@ CARD_FAMILY = {
 }
 
 
-def _card(image: Image.Image, draw: ImageDraw.ImageDraw, slug: str, box: Box) -> None:
-    """One card of the hand: name, cost, and its effect in a few words."""
+def _card(image: Image.Image, draw: ImageDraw.ImageDraw, slug: str, count: int, box: Box) -> None:
+    """One kind of card in the hand: how many, name, cost, and its effect in a few words."""
     card = CARDS.get(slug)
     x0, y0, x1, y1 = box
     fill = CARD_FAMILY.get(card.type if card else "", WHITE)
     draw.rounded_rectangle(box, radius=8, fill=fill, outline=INK, width=2)
-    name = card.name if card else slug
+    name = (card.name if card else slug) if count == 1 else f"{count}x {card.name if card else slug}"
     cost = f"${card.cost}" if card and card.type != "waste" else ""
     draw_text(image, (x0 + 8, y0 + 4, x1 - 44, y0 + 28), name, 18, INK, align="l", max_lines=1)
     if cost:
