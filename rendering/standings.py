@@ -73,12 +73,16 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
     slug = str(view.get("game") or "")
     labels = _labels(standings)
     legend_rows = _legend_layout(labels)
-    notes = _notes(slug, [{**e, "player": _name(view, e)} for e in standings])
+    finished = bool(view.get("phase") in ("finished", "over") or view.get("finished"))
+    notes = _notes(
+        slug,
+        finished,
+        [{**e, "player": _name(view, e), "title": e.get("title") or _left(view, e.get("seat"))} for e in standings],
+    )
     height = PAD + TITLE_H + max(1, len(standings)) * ROW + 12 + len(legend_rows) * 30 + len(notes) * 26 + PAD
     image, draw = theme.new_canvas(WIDTH, height)
 
     game, accent = _game_look(slug)
-    finished = view.get("phase") in ("finished", "over") or view.get("finished")
     stamp_text(image, (PAD, PAD), f"{game}: {'final standings' if finished else 'standings'}", 26, INK)
     if accent is not None:
         # The game's own colour underlines the heading; the text stays ink so it always reads.
@@ -110,7 +114,7 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
         name = _name(view, entry)
         if isinstance(seat, int):
             draw_player_marker(image, seat, (PAD + 100, middle), 14, name[:1].upper())
-        title = str(entry.get("title") or "")
+        title = str(entry.get("title") or _left(view, seat) or "")
         name_box = (PAD + 122, y + 2, PAD + NAME_W, y + ROW - 2)
         draw_text(image, name_box, f"{name} ({title})" if title else name, 22, INK, align="l", max_lines=2)
         total_box = (PAD + NAME_W, y, PAD + NAME_W + TOTAL_W, y + ROW)
@@ -205,7 +209,7 @@ def _segment(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], 
             draw.line((x0, yy, x1, yy), fill=mark)
 
 
-def _notes(slug: str, standings: list[dict[str, Any]]) -> list[str]:
+def _notes(slug: str, finished: bool, standings: list[dict[str, Any]]) -> list[str]:
     """Who won, and every tie and how it was broken, in words."""
     if not standings:
         return []
@@ -213,19 +217,19 @@ def _notes(slug: str, standings: list[dict[str, Any]]) -> list[str]:
     winners = [e for e in active if e.get("rank") == 1]
     names = [str(e.get("player") or "?") for e in winners]
     notes = []
-    if len(winners) == 1:
+    if finished and len(winners) == 1:
         notes.append(f"Winner: {names[0]} with {winners[0].get('score', 0)} points.")
-    elif winners:
+    elif finished and winners:
         notes.append(f"Shared win: {' and '.join(names)} with {winners[0].get('score', 0)} points.")
     rule = TIE_BREAKS.get(slug, "the game's tie-break rules")
     for above, below in zip(standings, standings[1:], strict=False):
         if above.get("score") != below.get("score"):
             continue
         a, b = str(above.get("player") or "?"), str(below.get("player") or "?")
+        if below.get("title") in ("resigned", "kicked"):
+            continue  # said below: a player who left ranks last
         if above.get("rank") == below.get("rank"):
             notes.append(f"{a} and {b} tie on {above.get('score')} points and share the place.")
-        elif below.get("title") in ("resigned", "kicked"):
-            notes.append(f"{b} ties with {a} on points but {below.get('title')}, so ranks lower.")
         else:
             notes.append(f"{a} ranks above {b} on equal points by the tie-break: {rule}.")
     for entry in standings:
@@ -265,6 +269,20 @@ def _game_look(slug: str) -> tuple[str, tuple[int, int, int] | None]:
     except IllegalMove:
         return slug.replace("-", " ").title(), None
     return manifest.spec.name, manifest.palette.get("accent")
+
+
+def _left(view: dict[str, Any], seat: Any) -> str | None:
+    """ "kicked" or "resigned" when the view's per-seat entry (``players`` or ``towns``) says so."""
+    if not isinstance(seat, int):
+        return None
+    for key in ("players", "towns"):
+        rows = view.get(key)
+        if isinstance(rows, list) and 0 <= seat < len(rows) and isinstance(rows[seat], dict):
+            if rows[seat].get("kicked"):
+                return "kicked"
+            if rows[seat].get("resigned"):
+                return "resigned"
+    return None
 
 
 def _name(view: dict[str, Any], entry: dict[str, Any]) -> str:

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import games
-from rendering import render_standings
+from rendering import render_standings, theme
 from rendering.standings import PAD, standings_image
 from tests.rendering import synthetic
 from tests.rendering.imaging import decode, diff_box
@@ -146,3 +146,34 @@ def test_names_come_from_the_entries_then_the_views_names() -> None:
         )
         is None
     )
+
+
+def drawn_texts(view: dict[str, Any], standings: list[dict[str, Any]]) -> list[str]:
+    with theme.recording() as drawn:
+        standings_image(view, standings)
+    return [item.text for item in drawn]
+
+
+def test_the_summary_explains_the_winner_tie_breaks_and_who_left() -> None:
+    final = {**TRAINS_VIEW, "finished": True}
+    ranked = copy.deepcopy(TRAINS_STANDINGS)
+    ranked[2]["rank"] = 3  # ann and bob tie on 25; the rails tie-break put ann first
+    texts = drawn_texts(final, ranked)
+    assert "Winner: cat with 31 points." in texts
+    assert "ann ranks above bob on equal points by the tie-break: more rails on the board." in texts
+    shared = drawn_texts(final, TRAINS_STANDINGS)
+    assert "ann and bob tie on 25 points and share the place." in shared
+    # Before the end nobody is called the winner.
+    assert not any(text.startswith("Winner") for text in drawn_texts(TRAINS_VIEW, ranked))
+    left = copy.deepcopy(ranked)
+    left[2]["title"] = "kicked"
+    texts = drawn_texts(final, left)
+    assert "bob kicked: ranked last." in texts and "bob (kicked)" in texts
+
+
+def test_every_breakdown_label_has_a_legend_entry_and_a_segment() -> None:
+    texts = drawn_texts(TRAINS_VIEW, TRAINS_STANDINGS)
+    for label in ("Territory", "Stations", "VP cards", "Waste"):
+        assert label in texts
+    # Segment values are printed where they fit; the negative part too.
+    assert "12" in texts and "-2" in texts
