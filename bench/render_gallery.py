@@ -31,11 +31,15 @@ PHONE = 400
 
 # What a reviewer should look at first, and why (the closing note of the index).
 REVIEW = [
-    ("trains", "largest player count, mid-game, public board", "coordinates, names, rails and track lines"),
-    ("trains", "private view (seat)", "the hand as cards beside the map, money, deck and discard"),
-    ("tiny-towns", "6 players with the cave, mid-game", "points per building, free squares, the cave"),
-    ("tiny-towns", "end of a game, public board", "ranks and the winner on the final board"),
-    ("every game", "the summary charts", "stacked score breakdowns, winner and tie-breaks"),
+    ("trains-4p-defaults-mid.png", "coordinates, names, rails at hex centres joined by track lines, player strip"),
+    ("trains-4p-defaults-mid-seat2.png", "the private view: the hand as cards beside the map, money, deck, discard"),
+    ("trains-4p-map-osaka-end-seat0.png", "Osaka: abbreviated names in the legend, barriers, remote badges"),
+    ("tiny-towns-6p-cave-on-mid.png", "points per building, free squares and the cave under every town, legend"),
+    ("tiny-towns-6p-defaults-end.png", "the final board: ranks, the winner, Empty squares only now"),
+    ("tiny-towns-1p-defaults-end-seat0.png", "solo: the title chip, never clipped"),
+    ("tiny-towns-6p-defaults-summary.png", "the summary chart: stacked breakdowns, tie-break notes"),
+    ("trains-4p-defaults-summary.png", "the summary chart for Trains' labels"),
+    ("phone/trains-4p-defaults-mid.png", "the same board at phone width (400 px)"),
 ]
 
 
@@ -95,9 +99,9 @@ def _index(out: Path, entries: dict[str, list[dict[str, Any]]]) -> None:
             )
         lines.append("")
     lines += ["## What to look at", ""]
-    lines += [f"- **{game}**, {which}: {why}." for game, which, why in REVIEW]
+    lines += [f"- [{name}]({name}): {why}." for name, why in REVIEW]
     parts.append("<h2>What to look at</h2><ul>")
-    parts += [f"<li><b>{html.escape(g)}</b>, {html.escape(w)}: {html.escape(y)}.</li>" for g, w, y in REVIEW]
+    parts += [f"<li><a href='{n}'>{html.escape(n)}</a>: {html.escape(why)}.</li>" for n, why in REVIEW]
     parts.append("</ul></body></html>")
     (out / "index.md").write_text("\n".join(lines) + "\n")
     (out / "index.html").write_text("\n".join(parts) + "\n")
