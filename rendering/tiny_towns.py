@@ -101,7 +101,41 @@ PHASES = {
 
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large with its breakdown."""
-    return theme.to_png_fast(board_image(view, focus))
+    return theme.to_png_fast(board_image(view, focus), palette=_palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette for every Tiny Towns board, built once from samples of everything a board
+    draws: a cube of each resource, a building of each family (fed, unfed, holding cubes), a card
+    of each family, the legend and chips. Mapping to a known palette is several times faster
+    than building one for each image."""
+    tiles: list[Image.Image] = []
+    for resource in RESOURCE_COLOURS:
+        tiles.append(_tile(json.dumps({"resource": resource}), "", FULL_CELL))
+    for family in BUILDING_COLOURS:
+        for content in (
+            {"building": "x", "fed": True},
+            {"building": "x", "fed": False, "stored": list(RESOURCE_COLOURS)[:3]},
+        ):
+            tiles.append(_tile(json.dumps(content, sort_keys=True), json.dumps(["Sample Name", family]), FULL_CELL))
+        tiles.append(_card("Sample Name", family, ("WHB", "GS."), "secret"))
+    tiles.append(_legend())
+    width = 1200
+    x = y = row = 0
+    placed: list[tuple[Image.Image, int, int]] = []
+    for tile in tiles:
+        if x + tile.width > width:
+            x, y, row = 0, y + row, 0
+        placed.append((tile, x, y))
+        x, row = x + tile.width, max(row, tile.height)
+    scratch = Image.new("RGB", (width, y + row), theme.BACKGROUND)
+    for tile, tx, ty in placed:
+        scratch.paste(tile, (tx, ty))
+    chips = [HIGHLIGHT, (90, 90, 90), (0, 130, 90), (215, 215, 215), (255, 236, 190), PANEL_FILL, EMPTY_FILL]
+    return theme.palette_from(
+        scratch, [*theme.PLAYER_COLOURS, *chips, GRID, NEGATIVE, tint(BUILDING_COLOURS["pink"], 0.7)]
+    )
 
 
 def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
