@@ -8,6 +8,7 @@ Run from the repo root: python bench/bench_render.py
 
 from __future__ import annotations
 
+import io
 import json
 import statistics
 import sys
@@ -16,10 +17,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import games  # noqa: E402
 from rendering import render, render_standings, theme, tiny_towns  # noqa: E402
-from tests.rendering import synthetic  # noqa: E402
+from tests.rendering import samples, synthetic  # noqa: E402
 
 RUNS = 40
 
@@ -29,7 +33,7 @@ def clear_caches() -> None:
         tiny_towns._tile,
         tiny_towns._card,
         tiny_towns._heading,
-        tiny_towns._fit_name,
+        tiny_towns._legend,
         theme._text_mask,
         theme.text_width,
         theme._fit_lines,
@@ -60,6 +64,34 @@ def measure(jobs: list[Callable[[], bytes]], before: Callable[[], None] | None =
 
 def full_views(players: int) -> list[dict[str, Any]]:
     return [synthetic.view(players, seed=seed, fill=0.9, viewer=seed % players) for seed in range(RUNS)]
+
+
+def games_figures() -> dict[str, Any]:
+    """Every registered game's sample views (tests/rendering/samples.py: start, mid, end, public and
+    private, smallest and largest player counts, every option), each drawn once to warm the caches
+    and then timed, plus the widest image."""
+    figures: dict[str, Any] = {}
+    for slug in games.available_slugs():
+        jobs = [lambda s=sample: render(s.view, s.focus) for game in samples.playouts(slug) for sample in game.samples]
+        for job in jobs:
+            job()
+        result = measure(jobs)
+        result["width_max"] = max(_width(job()) for job in jobs)
+        figures[slug] = result
+    return figures
+
+
+def _width(data: bytes) -> int:
+    with Image.open(io.BytesIO(data)) as image:
+        return image.width
+
+
+def _load() -> float | None:
+    # Render times are only comparable on an idle machine: the load is printed with them.
+    try:
+        return float(Path("/proc/loadavg").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def main() -> None:
@@ -93,6 +125,7 @@ def main() -> None:
         }
 
     every = [case["bytes_max"] for case in cases.values()]
+    per_game = games_figures()
     if isinstance(engine, dict):
         every += [engine["full"]["bytes_max"], engine["focus"]["bytes_max"]]
     print(
@@ -104,6 +137,8 @@ def main() -> None:
                 "first_render_ms": round(first_ms, 2),
                 "cases": cases,
                 "engine": engine,
+                "per_game": per_game,
+                "loadavg_1min": _load(),
             },
             indent=1,
         )

@@ -41,13 +41,16 @@ Box = tuple[float, float, float, float]
 
 COLUMNS = "ABCD"
 SIDE = 4
-FULL_CELL = 64  # square size on the all-towns board with 3 or more towns
+FULL_CELL = 84  # square size on the all-towns board with 3 or more towns
 # Fewer towns leave room beside the side panel, so their squares are drawn larger.
-FEW_TOWNS_CELL = {1: 100, 2: 80}
-FOCUS_CELL = 104
+FEW_TOWNS_CELL = {1: 104, 2: 96}
+FOCUS_CELL = 128
 GAP = 12
-SIDEBAR_WIDTH = 250
-BREAKDOWN_WIDTH = 250
+SIDEBAR_WIDTH = 330
+BREAKDOWN_WIDTH = 300
+TEXT = theme.MIN_TEXT
+LINE = theme.line_height(TEXT)
+FOOTER = 2 * LINE + 10  # under each town: points per building, free squares, the cave
 PANEL_FILL = (255, 254, 251)
 EMPTY_FILL = (255, 255, 255)
 NEGATIVE = (190, 60, 0)
@@ -98,7 +101,41 @@ PHASES = {
 
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large with its breakdown."""
-    return theme.to_png_fast(board_image(view, focus))
+    return theme.to_png_fast(board_image(view, focus), palette=_palette())
+
+
+@lru_cache(maxsize=1)
+def _palette() -> Image.Image:
+    """The PNG palette for every Tiny Towns board, built once from samples of everything a board
+    draws: a cube of each resource, a building of each family (fed, unfed, holding cubes), a card
+    of each family, the legend and chips. Mapping to a known palette is several times faster
+    than building one for each image."""
+    tiles: list[Image.Image] = []
+    for resource in RESOURCE_COLOURS:
+        tiles.append(_tile(json.dumps({"resource": resource}), "", FULL_CELL))
+    for family in BUILDING_COLOURS:
+        for content in (
+            {"building": "x", "fed": True},
+            {"building": "x", "fed": False, "stored": list(RESOURCE_COLOURS)[:3]},
+        ):
+            tiles.append(_tile(json.dumps(content, sort_keys=True), json.dumps(["Sample Name", family]), FULL_CELL))
+        tiles.append(_card("Sample Name", family, ("WHB", "GS."), "secret"))
+    tiles.append(_legend())
+    width = 1200
+    x = y = row = 0
+    placed: list[tuple[Image.Image, int, int]] = []
+    for tile in tiles:
+        if x + tile.width > width:
+            x, y, row = 0, y + row, 0
+        placed.append((tile, x, y))
+        x, row = x + tile.width, max(row, tile.height)
+    scratch = Image.new("RGB", (width, y + row), theme.BACKGROUND)
+    for tile, tx, ty in placed:
+        scratch.paste(tile, (tx, ty))
+    chips = [HIGHLIGHT, (90, 90, 90), (0, 130, 90), (215, 215, 215), (255, 236, 190), PANEL_FILL, EMPTY_FILL]
+    return theme.palette_from(
+        scratch, [*theme.PLAYER_COLOURS, *chips, GRID, NEGATIVE, tint(BUILDING_COLOURS["pink"], 0.7)]
+    )
 
 
 def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
@@ -193,12 +230,19 @@ def _focus_board(view: dict[str, Any], seat: int) -> Image.Image:
 
 def _town_metrics(cell: int) -> tuple[int, int, int]:
     """(padding, header height, label gutter) for a town drawn at ``cell`` pixels a square."""
-    return 8, round(cell * 0.78), round(cell * 0.3)
+    return 8, _name_size(cell) + 10 + CHIP_H + 6, max(28, round(cell * 0.3))
+
+
+CHIP_H = TEXT + 8
+
+
+def _name_size(cell: int) -> int:
+    return max(20, round(cell * 0.25))
 
 
 def _town_size(cell: int) -> tuple[int, int]:
     pad, header, gutter = _town_metrics(cell)
-    return pad + gutter + SIDE * cell + pad, pad + header + gutter + SIDE * cell + pad
+    return pad + gutter + SIDE * cell + pad, pad + header + gutter + SIDE * cell + FOOTER + pad
 
 
 def _draw_town(
@@ -217,10 +261,10 @@ def _draw_town(
         width=3 if is_viewer else 1,
     )
 
-    name_size = round(cell * 0.25)
+    name_size = _name_size(cell)
     resigned = bool(town.get("resigned"))
     draw.rectangle((x + pad, y + pad, x + pad + 5, y + pad + name_size + 2), fill=player_colour(seat))
-    score = f"{town.get('score', 0)} VP"
+    score = f"{_points(view, town)} VP"
     stamp_text(image, (x + width - pad, y + pad), score, name_size, INK, "ra")
     name = str(town.get("player") or _player_name(view, seat)) + (" (you)" if is_viewer else "")
     room = width - 2 * pad - 14 - text_width(score, name_size) - 8
@@ -232,16 +276,27 @@ def _draw_town(
         MUTED if resigned else INK,
     )
 
-    chip_size = max(11, round(cell * 0.18))
+    chip_size = TEXT
     chip_y = y + pad + name_size + 10
     _draw_chips(image, draw, _town_chips(view, seat, catalog), x + pad, chip_y, x + width - pad, chip_size)
 
     grid_x, grid_y = x + pad + gutter, y + pad + header + gutter
-    label_size = max(12, round(cell * 0.2))
+    # Square names are typed in commands (place B2), so they get the typed size.
+    label_size = theme.MIN_TYPED
     for column, letter in enumerate(COLUMNS):
-        stamp_text(image, (grid_x + column * cell + cell / 2, grid_y - gutter / 2), letter, label_size, INK, "mm")
+        stamp_text(
+            image, (grid_x + column * cell + cell / 2, grid_y - gutter / 2), letter, label_size, INK, "mm", typed=True
+        )
     for row in range(SIDE):
-        stamp_text(image, (grid_x - gutter / 2, grid_y + row * cell + cell / 2), str(row + 1), label_size, INK, "mm")
+        stamp_text(
+            image,
+            (grid_x - gutter / 2, grid_y + row * cell + cell / 2),
+            str(row + 1),
+            label_size,
+            INK,
+            "mm",
+            typed=True,
+        )
     cells = town.get("cells") or []
     for index in range(SIDE * SIDE):
         content = cells[index] if index < len(cells) else None
@@ -250,6 +305,38 @@ def _draw_town(
     for i in range(SIDE + 1):
         draw.line((grid_x + i * cell, grid_y, grid_x + i * cell, grid_y + SIDE * cell), fill=GRID)
         draw.line((grid_x, grid_y + i * cell, grid_x + SIDE * cell, grid_y + i * cell), fill=GRID)
+    footer = (x + pad, grid_y + SIDE * cell + 4, x + width - pad, grid_y + SIDE * cell + FOOTER)
+    theme.draw_text(image, footer, _footer_text(view, seat), TEXT, INK, align="l", max_lines=2)
+
+
+def _points(view: dict[str, Any], town: dict[str, Any]) -> int:
+    """The town's score; during play without the end-of-game "Empty squares" penalty, so the
+    header adds up to the points per building shown under the town."""
+    score = int(town.get("score", 0))
+    if view.get("finished") or view.get("phase") == "finished":
+        return score
+    return score - int((town.get("breakdown") or {}).get("Empty squares", 0))
+
+
+def _footer_text(view: dict[str, Any], seat: int) -> str:
+    """Where the town's points come from: points per building; free squares during play, the
+    "Empty squares" penalty only at the end; the cave when it is in use; a solo title."""
+    town = view["towns"][seat]
+    finished = bool(view.get("finished")) or view.get("phase") == "finished"
+    parts = []
+    for label, points in (town.get("breakdown") or {}).items():
+        if label == "Empty squares" and not finished:
+            continue
+        parts.append(f"{label} {points}")
+    if not finished:
+        free = sum(1 for cell in (town.get("cells") or []) if cell is None)
+        parts.append(f"free squares: {free}")
+    if view.get("cave_rule") or town.get("cave_used"):
+        held = ", ".join(str(r) for r in town.get("cave") or []) or "empty"
+        parts.append(f"cave: {held} ({town.get('cave_used', 0)} of 2 used)")
+    if town.get("title"):
+        parts.append(f"title: {town['title']}")
+    return " · ".join(parts) or "no points yet"
 
 
 def _player_name(view: dict[str, Any], seat: int | None) -> str:
@@ -266,7 +353,16 @@ Chip = tuple[tuple[str, ...], Colour, Colour, str | None]
 def _town_chips(view: dict[str, Any], seat: int, catalog: dict[str, Any]) -> list[Chip]:
     town = view["towns"][seat]
     chips: list[Chip] = []
-    if view.get("master_builder") == seat:
+    rank = town.get("rank")
+    if town.get("title"):
+        chips.append(((str(town["title"]),), HIGHLIGHT, INK, "star"))
+    elif isinstance(rank, int) and not town.get("resigned"):
+        suffix = "th" if 10 <= rank % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(rank % 10, "th")
+        if rank == 1 and len(view.get("towns") or []) > 1:
+            chips.append(((f"{rank}{suffix} - WINNER", f"{rank}{suffix}"), HIGHLIGHT, INK, "star"))
+        else:
+            chips.append(((f"{rank}{suffix}",), (215, 215, 215), INK, None))
+    if view.get("master_builder") == seat and not view.get("finished"):
         chips.append((("MB",), HIGHLIGHT, INK, "hammer"))
     if town.get("resigned"):
         chips.append((("KICKED",) if town.get("kicked") else ("RESIGNED",), (90, 90, 90), WHITE, None))
@@ -276,6 +372,9 @@ def _town_chips(view: dict[str, Any], seat: int, catalog: dict[str, Any]) -> lis
         chips.append((("DONE",), (215, 215, 215), INK, None))
     elif view.get("phase") == "place" and not town.get("placed"):
         chips.append((("TO PLACE",), WHITE, INK, None))
+    elif view.get("phase") == "place":
+        # Placed but not done (also after an undo of "done"): may still build, then says done.
+        chips.append((("PLACED - NOT DONE", "PLACED"), (255, 236, 190), INK, None))
     monument = town.get("monument")
     if monument:
         entry = catalog.get(monument) or {}
@@ -320,7 +419,7 @@ def _draw_chips(
                 (x + 4, y + 3, x + 2 + icon_w, y + height - 3),
                 INK if icon == "hammer" else BUILDING_COLOURS["pink"],
             )
-        stamp_text(image, (x + 6 + icon_w, y + height / 2), label, size, fg, "lm")
+        stamp_text(image, (x + 6 + icon_w, y + height / 2), label, size, fg, "lm", box=(x, y, x + width, y + height))
         x += width + 6
 
 
@@ -375,19 +474,20 @@ def _draw_building(
     border = max(2, cell // 28)
     draw.rectangle((1, 1, cell - 2, cell - 2), outline=shade(base, 0.25) if not dark else INK, width=border)
 
-    marker = round(cell * 0.2)
+    marker = max(22, round(cell * 0.24))  # holds a 16 px resource letter
     edge = border + 2
     held = [content["holds"]] if content.get("holds") else []
     cubes = list(content.get("stored") or []) + list(content.get("bond") or [])
     # Warehouse: always three slots, hollow when free, so its fill level reads at a glance.
     slots = 3 if "stored" in content else len(held) + len(cubes)
     strip = [*held, *cubes][:3]
-    icon_box = (cell * 0.28, cell * 0.08, cell * 0.72, cell * 0.56)
+    name_top = cell - edge - 2 * LINE - 1
+    icon_box = (cell * 0.28, cell * 0.06, cell * 0.72, name_top - 2)
     if slots > 1:
-        icon_box = (cell * 0.28, edge + marker + 2, cell * 0.72, cell * 0.56)
+        icon_box = (cell * 0.28, edge + marker + 2, cell * 0.72, name_top - 2)
     elif "fed" in content:
         # The bowl sits top-left, so the icon moves right (or shrinks if a cube is top-right).
-        icon_box = (cell * 0.36, cell * 0.08, cell * (0.72 if slots else 0.82), cell * 0.56)
+        icon_box = (cell * 0.36, cell * 0.06, cell - edge - (marker + 2 if slots else 0), name_top - 2)
     _icon(draw, family, icon_box, base if not dark else WHITE)
     if "fed" in content:
         bowl = round(cell * 0.28)
@@ -396,29 +496,14 @@ def _draw_building(
         x1 = cell - edge - i * (marker + 1)
         box = (x1 - marker, edge, x1, edge + marker)
         if i < len(strip):
-            _cube(image, draw, box, str(strip[i]), round(marker * 0.78))
+            _cube(image, draw, box, str(strip[i]), TEXT)
         else:
             draw.rectangle(box, fill=background, outline=WHITE if dark else INK)
 
-    size = max(9, round(cell * 0.17))
-    size, lines = _fit_name(name, size, cell - 2 * edge - 2)
-    line_h = size + 2
-    top = cell * 0.58 + (cell * 0.42 - edge - line_h * len(lines)) / 2
-    for i, line in enumerate(lines):
-        stamp_text(image, (cell / 2, top + i * line_h), line, size, WHITE if dark else INK, "ma")
-
-
-@lru_cache(maxsize=512)
-def _fit_name(name: str, size: int, width: int, max_lines: int = 2) -> tuple[int, tuple[str, ...]]:
-    candidates = [name, " ".join(w for w in name.split() if w.lower() not in ("of", "the"))]
-    if name in SHORT_NAMES:
-        candidates.append(SHORT_NAMES[name])
-    for candidate in candidates:
-        for s in (size, size - 1):
-            lines = theme.wrap_lines(candidate, s, width, max_lines)
-            if lines is not None:
-                return s, lines
-    return size - 1, theme.fit_lines(candidates[-1], size - 1, width, max_lines)
+    box = (edge + 1, name_top, cell - edge - 1, cell - edge)
+    short = SHORT_NAMES.get(name, name)
+    fits = theme.wrap_lines(name, TEXT, box[2] - box[0], 2)
+    theme.draw_text(image, box, name if fits else short, TEXT, WHITE if dark else INK, max_lines=2)
 
 
 def _cube(image: Image.Image, draw: ImageDraw.ImageDraw, box: Box, resource: str, size: int) -> None:
@@ -579,6 +664,8 @@ def _sidebar(view: dict[str, Any]) -> Image.Image:
             player = town.get("player") or _player_name(view, seat)
             blocks.append(_heading(f"{player}: keep one monument"))
             blocks.extend(_card_for(slug, catalog, "option") for slug in options)
+    blocks.append(_heading("Legend"))
+    blocks.append(_legend())
     height = sum(block.height for block in blocks) + 6 * (len(blocks) - 1) + 16
     panel, draw = theme.new_canvas(width, height)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
@@ -611,28 +698,30 @@ def _status_block(view: dict[str, Any]) -> Image.Image:
     solo = view.get("solo")
     if solo and solo.get("revealed"):
         lines.append(("cubes", ("Revealed", list(solo["revealed"]))))
-    line_h = 26
-    height = 30 + 20 + line_h * len(lines)
+    line_h = 28
+    height = 34 + 26 + line_h * len(lines)
     image, draw = theme.new_canvas(width, height)
     draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
-    stamp_text(image, (0, 0), f"Round {view.get('round', 1)}", 24, INK)
-    stamp_text(image, (0, 32), f"Phase: {PHASES.get(view.get('phase') or '', view.get('phase') or '?')}", 13, MUTED)
-    y = 52
+    round_text = "Final board" if view.get("finished") else f"Round {view.get('round', 1)}"
+    stamp_text(image, (0, 0), round_text, 26, INK)
+    phase = f"Phase: {PHASES.get(view.get('phase') or '', view.get('phase') or '?')}"
+    theme.draw_text(image, (0, 34, width, 58), phase, 18, INK, align="l", max_lines=1)
+    y = 60
     for kind, payload in lines:
         if kind == "mb":
-            _icon(draw, "hammer", (0, y + 2, 18, y + 20), INK)
-            stamp_text(image, (24, y + 11), theme.fit_lines(payload, 14, width - 24, 1)[0], 14, INK, "lm")
+            _icon(draw, "hammer", (0, y + 2, 20, y + 22), INK)
+            theme.draw_text(image, (26, y, width, y + 24), payload, 18, INK, align="l", max_lines=1)
         elif kind == "cubes":
             label, resources = payload
-            stamp_text(image, (0, y + 11), f"{label}:", 14, INK, "lm")
-            x = text_width(f"{label}:", 14) + 8
+            stamp_text(image, (0, y + 12), f"{label}:", 18, INK, "lm")
+            x = text_width(f"{label}:", 18) + 8
             for res in resources:
-                _cube(image, draw, (x, y + 1, x + 20, y + 21), str(res), 14)
-                x += 24
+                _cube(image, draw, (x, y + 1, x + 24, y + 25), str(res), TEXT)
+                x += 28
             if len(resources) == 1:
-                stamp_text(image, (x + 2, y + 11), str(resources[0]), 14, INK, "lm")
+                theme.draw_text(image, (x + 2, y, width, y + 24), str(resources[0]), 18, INK, align="l", max_lines=1)
         else:
-            stamp_text(image, (0, y + 11), theme.fit_lines(payload, 14, width, 1)[0], 14, INK, "lm")
+            theme.draw_text(image, (0, y, width, y + 24), payload, 18, INK, align="l", max_lines=1)
         y += line_h
     return image
 
@@ -640,10 +729,37 @@ def _status_block(view: dict[str, Any]) -> Image.Image:
 @lru_cache(maxsize=64)
 def _heading(text: str) -> Image.Image:
     width = SIDEBAR_WIDTH - 16
-    image, draw = theme.new_canvas(width, 24)
-    draw.rectangle((0, 0, width, 24), fill=PANEL_FILL)
-    stamp_text(image, (0, 18), theme.fit_lines(text, 15, width, 1)[0], 15, INK, "ls")
-    draw.line((0, 22, width, 22), fill=GRID)
+    image, draw = theme.new_canvas(width, 28)
+    draw.rectangle((0, 0, width, 28), fill=PANEL_FILL)
+    theme.draw_text(image, (0, 0, width, 25), text, 20, INK, align="l", max_lines=1)
+    draw.line((0, 26, width, 26), fill=GRID)
+    return image
+
+
+@lru_cache(maxsize=1)
+def _legend() -> Image.Image:
+    """Resource letters and colours, fed and unfed Cottages, the Master Builder and monuments."""
+    width = SIDEBAR_WIDTH - 16
+    rows = 3 + 2
+    image, draw = theme.new_canvas(width, rows * 28)
+    draw.rectangle((0, 0, width, rows * 28), fill=PANEL_FILL)
+    resources = list(RESOURCE_LETTERS)
+    column_w = width / 2
+    for i, resource in enumerate(resources):
+        x, y = (i % 2) * column_w, (i // 2) * 28
+        _cube(image, draw, (x, y + 2, x + 24, y + 26), resource, TEXT)
+        label = f"{RESOURCE_LETTERS[resource]} = {resource}"
+        theme.draw_text(image, (x + 30, y, x + column_w - 4, y + 28), label, TEXT, INK, align="l", max_lines=1)
+    y = 3 * 28
+    for i, (fed, label) in enumerate(((True, "fed Cottage"), (False, "unfed: 0 VP"))):
+        x = i * column_w
+        _bowl(draw, (x, y + 3, x + 22, y + 25), fed)
+        theme.draw_text(image, (x + 30, y, x + column_w - 4, y + 28), label, TEXT, INK, align="l", max_lines=1)
+    y += 28
+    _icon(draw, "hammer", (0, y + 3, 22, y + 25), INK)
+    theme.draw_text(image, (30, y, column_w - 4, y + 28), "Master Builder", TEXT, INK, align="l", max_lines=1)
+    _icon(draw, "pink", (column_w, y + 3, column_w + 22, y + 25), BUILDING_COLOURS["pink"])
+    theme.draw_text(image, (column_w + 30, y, width, y + 28), "monument", TEXT, INK, align="l", max_lines=1)
     return image
 
 
@@ -656,14 +772,19 @@ def _card_for(slug: str, catalog: dict[str, Any], subtitle: str) -> Image.Image:
 @lru_cache(maxsize=256)
 def _card(name: str, family: str, pattern: tuple[str, ...], subtitle: str) -> Image.Image:
     width = SIDEBAR_WIDTH - 16
-    square = 14
+    square = 21  # holds a 16 px resource letter
     columns = max((len(row) for row in pattern), default=0)
     pattern_w = columns * (square + 1)
     pattern_h = len(pattern) * (square + 1)
     text_room = width - 40 - pattern_w - 10
-    name_size, lines = _fit_name(name, 13, text_room)
-    block_h = len(lines) * (name_size + 3) + (13 if subtitle else 0)
-    height = max(42, pattern_h + 12, block_h + 12)
+    lines = (
+        theme.wrap_lines(name, TEXT, text_room, 2)
+        or theme.wrap_lines(SHORT_NAMES.get(name, name), TEXT, text_room, 2)
+        or theme.fit_lines(SHORT_NAMES.get(name, name), TEXT, text_room, 2)
+    )
+    name_size = TEXT
+    block_h = len(lines) * LINE + (LINE if subtitle else 0)
+    height = max(46, pattern_h + 12, block_h + 12)
     base = BUILDING_COLOURS.get(family, BUILDING_COLOURS["gray"])
     image, draw = theme.new_canvas(width, height)
     draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
@@ -677,15 +798,10 @@ def _card(name: str, family: str, pattern: tuple[str, ...], subtitle: str) -> Im
     _icon(draw, family, (6, height / 2 - 13, 32, height / 2 + 13), base)
     ty = (height - block_h) / 2
     for i, line in enumerate(lines):
-        stamp_text(image, (40, ty + i * (name_size + 3)), line, name_size, INK)
+        stamp_text(image, (40, ty + i * LINE), line, name_size, INK)
     if subtitle:
-        stamp_text(
-            image,
-            (40, ty + len(lines) * (name_size + 3)),
-            theme.fit_lines(subtitle, 11, text_room, 1)[0],
-            11,
-            MUTED,
-        )
+        sub_y = ty + len(lines) * LINE
+        theme.draw_text(image, (40, sub_y, 40 + text_room, sub_y + LINE), subtitle, TEXT, INK, align="l", max_lines=1)
     px = width - 8 - pattern_w
     py = (height - pattern_h) / 2
     for r, row in enumerate(pattern):
@@ -698,7 +814,7 @@ def _card(name: str, family: str, pattern: tuple[str, ...], subtitle: str) -> Im
             )
             resource = LETTER_TO_RESOURCE.get(char.upper())
             if resource:
-                _cube(image, draw, box, resource, 11)
+                _cube(image, draw, box, resource, TEXT)
             else:
                 draw.rectangle(box, outline=tint(base, 0.55))
     return image
@@ -713,10 +829,14 @@ def _draw_breakdown(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[st
     x0, y0, x1, y1 = box
     draw.rounded_rectangle(box, radius=8, fill=PANEL_FILL, outline=GRID)
     pad = 12
-    stamp_text(image, (x0 + pad, y0 + pad), "Score breakdown", 18, INK)
+    stamp_text(image, (x0 + pad, y0 + pad), "Score breakdown", 20, INK)
     y = y0 + pad + 34
-    size = 15
-    breakdown = town.get("breakdown") or {}
+    size = 18
+    breakdown = dict(town.get("breakdown") or {})
+    finished = bool(view.get("finished"))
+    if not finished:
+        # "Empty squares" is an end-of-game penalty; during play the free squares are shown below.
+        breakdown.pop("Empty squares", None)
     for label, points in breakdown.items():
         value = str(points)
         stamp_text(image, (x1 - pad, y), value, size, NEGATIVE if value.startswith("-") else INK, "ra")
@@ -725,26 +845,30 @@ def _draw_breakdown(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[st
         y += size + 8
     draw.line((x0 + pad, y, x1 - pad, y), fill=INK)
     y += 6
-    stamp_text(image, (x0 + pad, y), "Total", 17, INK)
-    stamp_text(image, (x1 - pad, y), f"{town.get('score', 0)} VP", 17, INK, "ra")
+    stamp_text(image, (x0 + pad, y), "Total" if finished else "Total so far", 20, INK)
+    total = _points(view, town)
+    stamp_text(image, (x1 - pad, y), f"{total} VP", 20, INK, "ra")
     y += 36
     facts = [f"Times Master Builder: {town.get('times_master_builder', 0)}"]
-    if town.get("cave_used"):
-        cave = ", ".join(RESOURCE_LETTERS.get(r, "?") for r in town.get("cave") or [])
-        facts.append(f"Cave used: {town['cave_used']} of 2" + (f" ({cave})" if cave else ""))
+    if view.get("cave_rule") or town.get("cave_used"):
+        cave = ", ".join(str(r) for r in town.get("cave") or []) or "empty"
+        facts.append(f"Cave: {cave} ({town.get('cave_used', 0)} of 2 used)")
+    if town.get("rank"):
+        facts.append(f"Final rank: {town['rank']}" + (f", title: {town['title']}" if town.get("title") else ""))
     if town.get("aside"):
         names = ", ".join(_name(slug, view) for slug in town["aside"])
         facts.append(f"Set aside: {names}")
     # Squares still free for a cube; not the scoring "empty squares", which also counts cubes.
     free = sum(1 for cell in (town.get("cells") or []) if cell is None)
-    facts.append(f"Free squares left: {free}")
+    if not finished:
+        facts.append(f"free squares: {free}")
     for fact in facts:
-        for line in theme.fit_lines(fact, 13, x1 - x0 - 2 * pad, 2):
-            if y + 16 > y1 - pad:
+        for line in theme.fit_lines(fact, TEXT, x1 - x0 - 2 * pad, 2):
+            if y + LINE > y1 - pad:
                 return
-            stamp_text(image, (x0 + pad, y), line, 13, MUTED)
-            y += 18
-        y += 2
+            stamp_text(image, (x0 + pad, y), line, TEXT, INK)
+            y += LINE
+        y += 4
 
 
 def _name(slug: str, view: dict[str, Any]) -> str:

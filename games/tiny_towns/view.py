@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import State, View, ViewHeader
 from games.tiny_towns.content import CATALOGUE, ORDER
-from games.tiny_towns.scoring import score_town
+from games.tiny_towns.scoring import score_town, standings
 from games.tiny_towns.setup import SLUG
 
 
@@ -89,6 +89,12 @@ def view(state: State, viewer: int | None) -> View:
                 "pending_claims": list(town["pending_claims"]),
             }
         )
+    if state["phase"] == "finished":
+        # The final board shows each town's rank (with the rulebook's tie-breaks) and a solo title.
+        for row in standings(state):
+            towns[row["seat"]]["rank"] = row["rank"]
+            if "title" in row:
+                towns[row["seat"]]["title"] = row["title"]
     hall = state.get("town_hall")
     town_hall = None
     if hall:

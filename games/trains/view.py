@@ -64,6 +64,9 @@ def view(state: State, viewer: int | None) -> View:
                 "rails_left": p["rails_left"],
                 "rails_on_board": rails_on_board(state, seat),
                 "track_vp": p["track_vp"],
+                # Public: every Waste gained or returned is announced, so the total a player holds
+                # is known to all (where it sits in the deck is not, and is not shown).
+                "waste": sum(pile.count("waste") for pile in (p["hand"], p["deck"], p["discard"], p["play"])),
                 "score": sum(parts.values()),
                 "breakdown": parts,
                 "resigned": p["resigned"],

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import games
-from rendering import render_standings
+from rendering import render_standings, theme
 from rendering.standings import PAD, standings_image
 from tests.rendering import synthetic
 from tests.rendering.imaging import decode, diff_box
@@ -51,18 +51,24 @@ def test_tiny_towns_standings_png() -> None:
 def test_any_games_labels_become_rows() -> None:
     base = standings_image(TRAINS_VIEW, TRAINS_STANDINGS)
     extra = copy.deepcopy(TRAINS_STANDINGS)
-    extra[1]["breakdown"]["Bonus"] = 3  # a label nobody else has adds one row
-    taller = standings_image(TRAINS_VIEW, extra)
-    assert taller.width == base.width and taller.height > base.height
+    extra[1]["breakdown"]["Bonus"] = 3  # a label nobody else has adds a bar segment and a legend entry
+    changed = standings_image(TRAINS_VIEW, extra)
+    box = diff_box(base, changed)
+    assert changed.width == base.width and box is not None
+    legend_top = PAD + 48 + len(TRAINS_STANDINGS) * 58
+    assert box[3] > legend_top, "the legend names the new label"
+    assert box[1] < legend_top, "bob's bar grows"
     decode(render_standings(TRAINS_VIEW, TRAINS_STANDINGS))
 
 
-def test_more_players_make_a_wider_table() -> None:
-    widths = []
-    for players in range(1, 7):
-        view = synthetic.view(players, seed=players)
-        widths.append(standings_image(view, synthetic.standings_for(view)).width)
-    assert widths == sorted(widths) and len(set(widths)) == 6
+def test_more_players_make_a_taller_chart() -> None:
+    heights = []
+    for players in (2, 6):
+        view = synthetic.view(players, seed=1)
+        image = standings_image(view, synthetic.standings_for(view))
+        assert image.width <= 1600
+        heights.append(image.height)
+    assert heights[1] >= heights[0] + 4 * 58, "one bar row per player"
 
 
 def test_scores_titles_and_ties_change_the_image() -> None:
@@ -75,7 +81,7 @@ def test_scores_titles_and_ties_change_the_image() -> None:
     assert diff_box(base, standings_image(TRAINS_VIEW, untied)) is not None
     titled = copy.deepcopy(TRAINS_STANDINGS)
     titled[0]["title"] = "Master Architect"
-    assert standings_image(TRAINS_VIEW, titled).height > base.height
+    assert diff_box(base, standings_image(TRAINS_VIEW, titled)) is not None
 
 
 def test_empty_standings_still_render() -> None:
@@ -140,3 +146,34 @@ def test_names_come_from_the_entries_then_the_views_names() -> None:
         )
         is None
     )
+
+
+def drawn_texts(view: dict[str, Any], standings: list[dict[str, Any]]) -> list[str]:
+    with theme.recording() as drawn:
+        standings_image(view, standings)
+    return [item.text for item in drawn]
+
+
+def test_the_summary_explains_the_winner_tie_breaks_and_who_left() -> None:
+    final = {**TRAINS_VIEW, "finished": True}
+    ranked = copy.deepcopy(TRAINS_STANDINGS)
+    ranked[2]["rank"] = 3  # ann and bob tie on 25; the rails tie-break put ann first
+    texts = drawn_texts(final, ranked)
+    assert "Winner: cat with 31 points." in texts
+    assert "ann ranks above bob on equal points by the tie-break: more rails on the board." in texts
+    shared = drawn_texts(final, TRAINS_STANDINGS)
+    assert "ann and bob tie on 25 points and share the place." in shared
+    # Before the end nobody is called the winner.
+    assert not any(text.startswith("Winner") for text in drawn_texts(TRAINS_VIEW, ranked))
+    left = copy.deepcopy(ranked)
+    left[2]["title"] = "kicked"
+    texts = drawn_texts(final, left)
+    assert "bob kicked: ranked last." in texts and "bob (kicked)" in texts
+
+
+def test_every_breakdown_label_has_a_legend_entry_and_a_segment() -> None:
+    texts = drawn_texts(TRAINS_VIEW, TRAINS_STANDINGS)
+    for label in ("Territory", "Stations", "VP cards", "Waste"):
+        assert label in texts
+    # Segment values are printed where they fit; the negative part too.
+    assert "12" in texts and "-2" in texts

@@ -23,7 +23,7 @@ CACHES = (
     theme._text_mask,
     tiny_towns._card,
     tiny_towns._heading,
-    tiny_towns._fit_name,
+    tiny_towns._legend,
     tiny_towns._tile,
 )
 

@@ -55,7 +55,7 @@ def test_full_board_is_a_png_of_the_drawn_size(players: int) -> None:
     png = decode(tiny_towns.render_board(view))
     assert png.size == image(view).size
     width, height = png.size
-    assert 400 < width <= 1400 and 400 < height <= 1000  # readable in a Discord embed
+    assert 400 < width <= theme.MAX_WIDTH and 400 < height <= 1100  # issue 13: at most 1600 px wide
     assert len(tiny_towns.render_board(view)) < 300_000
 
 
@@ -86,16 +86,26 @@ def test_towns_do_not_overlap_and_fit_the_canvas() -> None:
 def test_placing_a_cube_changes_only_that_square(players: int, seat: int, index: int) -> None:
     before = with_cell(synthetic.view(players, seed=11), seat, index, None)
     after = with_cell(before, seat, index, {"resource": "glass"})
-    box = diff_box(image(before), image(after))
+    # In the grid only that square changes; under the grid the "free squares" count does.
+    grid = grid_box(before, seat)
+    box = diff_box(image(before).crop(grid), image(after).crop(grid))
     assert box is not None
-    assert inside(box, tiny_towns.cell_box(before, seat, index))
+    x0, y0, x1, y1 = tiny_towns.cell_box(before, seat, index)
+    assert inside(box, (x0 - grid[0], y0 - grid[1], x1 - grid[0], y1 - grid[1]))
+    footer = (grid[0], grid[3], grid[2], tiny_towns.town_box(before, seat)[3])
+    assert diff_box(image(before).crop(footer), image(after).crop(footer)) is not None
+
+
+def grid_box(view: dict[str, Any], seat: int, focus: int | None = None) -> tuple[int, int, int, int]:
+    first, last = tiny_towns.cell_box(view, seat, 0, focus), tiny_towns.cell_box(view, seat, 15, focus)
+    return first[0], first[1], last[2], last[3]
 
 
 def test_placing_a_cube_changes_the_focus_view_in_that_square() -> None:
     before = with_cell(synthetic.view(3, seed=12), 2, 6, None)
     after = with_cell(before, 2, 6, {"resource": "wheat"})
-    # Within the town only that square changes (the breakdown panel may count empty squares).
-    town = tiny_towns.town_box(before, 2, focus=2)
+    # Within the grid only that square changes (the footer and breakdown count free squares).
+    town = grid_box(before, 2, focus=2)
     box = diff_box(image(before, 2).crop(town), image(after, 2).crop(town))
     assert box is not None
     x0, y0, x1, y1 = tiny_towns.cell_box(before, 2, 6, focus=2)
@@ -233,9 +243,10 @@ def test_focus_view_is_larger_and_lists_the_breakdown() -> None:
     assert png.size == image(view, 3).size
     changed = copy.deepcopy(view)
     changed["towns"][3]["breakdown"]["Bonus"] = 5
-    box = diff_box(image(view, 3), image(changed, 3))
-    assert box is not None
-    assert box[0] >= tiny_towns.town_box(view, 3, focus=3)[2]  # outside the town itself
+    right = tiny_towns.town_box(view, 3, focus=3)[2]
+    beside = (right, 0, image(view, 3).width, image(view, 3).height)
+    # The breakdown panel beside the town lists it (the town's own footer does too).
+    assert diff_box(image(view, 3).crop(beside), image(changed, 3).crop(beside)) is not None
     with pytest.raises(ValueError):
         tiny_towns.render_board(view, 4)
     with pytest.raises(ValueError):
@@ -289,3 +300,75 @@ def test_renders_in_parallel_threads_match_sequential_ones() -> None:
     with ThreadPoolExecutor(max_workers=4) as pool:
         parallel = list(pool.map(tiny_towns.render_board, views))
     assert parallel == [tiny_towns.render_board(view) for view in views]
+
+
+def drawn_texts(view: dict[str, Any], focus: int | None = None) -> list[str]:
+    for cached in (tiny_towns._tile, tiny_towns._card, tiny_towns._heading, tiny_towns._legend):
+        cached.cache_clear()  # cached pieces are drawn (and recorded) again
+    with theme.recording() as drawn:
+        tiny_towns.board_image(view, focus)
+    return [item.text for item in drawn]
+
+
+def test_points_per_building_and_free_squares_during_play_empty_squares_at_the_end() -> None:
+    view = synthetic.view(3, seed=4)
+    town = view["towns"][1]
+    free = sum(1 for cell in town["cells"] if cell is None)
+    # A footer may wrap onto two lines: read the drawn lines as one text.
+    everything = " ".join(drawn_texts(view))
+    assert f"free squares: {free}" in everything
+    for label, points in town["breakdown"].items():
+        if label != "Empty squares":
+            assert f"{label} {points}" in everything
+    assert "Empty squares" not in everything
+    header_points = town["score"] - town["breakdown"]["Empty squares"]
+    assert f"{header_points} VP" in drawn_texts(view)
+    final = copy.deepcopy(view)
+    final["finished"], final["phase"] = True, "finished"
+    everything = " ".join(drawn_texts(final))
+    assert f"Empty squares {town['breakdown']['Empty squares']}" in everything
+    assert "free squares" not in everything
+
+
+def test_the_cave_and_what_is_in_it_when_the_rule_is_on() -> None:
+    view = synthetic.view(2, seed=5)
+    assert not any("cave" in text for text in drawn_texts(view))
+    view["cave_rule"] = True
+    view["towns"][0]["cave"], view["towns"][0]["cave_used"] = ["stone", "brick"], 2
+    everything = " ".join(drawn_texts(view))
+    assert "cave: stone, brick (2 of 2 used)" in everything
+    assert "cave: empty (0 of 2 used)" in everything
+
+
+def test_badges_follow_what_happened() -> None:
+    view = synthetic.view(3, seed=6)
+    view["phase"] = "place"
+    for town in view["towns"]:
+        town.update(placed=False, done=False, resigned=False, kicked=False, complete=False)
+    view["towns"][0].update(placed=True)  # placed, then "done" was taken back (undo)
+    view["towns"][1].update(resigned=True, kicked=True)
+    view["towns"][2].update(resigned=True)
+    texts = drawn_texts(view)
+    assert "PLACED - NOT DONE" in texts and "KICKED" in texts and "RESIGNED" in texts
+
+
+def test_the_final_board_shows_ranks_the_winner_and_a_solo_title() -> None:
+    view = synthetic.view(3, seed=7)
+    view["finished"], view["phase"] = True, "finished"
+    for seat, rank in enumerate((2, 1, 3)):
+        view["towns"][seat]["rank"] = rank
+    texts = drawn_texts(view)
+    assert "1st - WINNER" in texts and "2nd" in texts and "3rd" in texts
+    solo = synthetic.view(1, seed=7)
+    solo["finished"], solo["phase"] = True, "finished"
+    solo["towns"][0].update(rank=1, title="Builder's Apprentice")
+    texts = drawn_texts(solo)
+    assert "Builder's Apprentice" in texts  # the chip, whole
+    assert "title: Builder's Apprentice" in " ".join(texts)  # and the footer
+
+
+def test_the_legend_explains_resources_and_cottages() -> None:
+    texts = drawn_texts(synthetic.view(2, seed=8))
+    for letter, resource in (("W", "wood"), ("H", "wheat"), ("B", "brick"), ("G", "glass"), ("S", "stone")):
+        assert f"{letter} = {resource}" in texts
+    assert "fed Cottage" in texts and "unfed: 0 VP" in texts
