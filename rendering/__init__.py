@@ -45,14 +45,15 @@ def render_aborted(view: dict[str, Any], focus: int | None = None) -> bytes:
 
     from PIL import Image
 
-    from rendering.theme import stamp_text, to_png_fast
+    from rendering.theme import draw_text, to_png_fast
 
     with Image.open(io.BytesIO(render(view, focus))) as drawn:
         board = drawn.convert("RGB")
     band = max(28, board.height // 14)
     image = Image.new("RGB", (board.width, board.height + band), (150, 30, 30))
     image.paste(board, (0, band))
-    stamp_text(image, (board.width / 2, band / 2), "GAME ABORTED", int(band * 0.6), (255, 255, 255), "mm")
+    # A tall narrow board would make the band's text wider than the board: draw_text shrinks it to fit.
+    draw_text(image, (0, 0, board.width, band), "GAME ABORTED", min(48, int(band * 0.6)), (255, 255, 255), max_lines=1)
     return to_png_fast(image)
 
 

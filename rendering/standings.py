@@ -107,7 +107,7 @@ def standings_image(view: dict[str, Any], standings: list[dict[str, Any]]) -> Im
         if r % 2:
             draw.rectangle((PAD, y, WIDTH - PAD, y + ROW), fill=(244, 240, 230))
         middle = y + ROW / 2
-        stamp_text(image, (PAD + 4, middle), _ordinal(entry, standings), 22, INK, "lm", box=(PAD, y, PAD + 56, y + ROW))
+        draw_text(image, (PAD + 2, y, PAD + 58, y + ROW), _ordinal(entry, standings), 22, INK, align="l", max_lines=1)
         if entry.get("rank") == 1 and entry.get("title") not in ("resigned", "kicked"):
             _crown(draw, PAD + 66, middle)
         seat = entry.get("seat")
