@@ -20,6 +20,7 @@ WRITES = (
     "set_channel_setting",
     "set_user_setting",
     "claim_due_timers",
+    "claim_announcements",
 )
 
 
@@ -32,8 +33,9 @@ class StoreCounter:
         for name, method in inspect.getmembers(store, inspect.iscoroutinefunction):
             if not name.startswith("_") and name not in ("close", "open"):
                 setattr(store, name, self._count(name, method))
-        connection = store.connection
-        for name in ("execute", "executemany"):
+        # Statements are counted on SQLite's one connection; a PostgreSQL store's pool is not wrapped.
+        connection = getattr(store, "connection", None)
+        for name in ("execute", "executemany") if connection is not None else ():
             setattr(connection, name, self._count_sql(getattr(connection, name)))
 
     def _count(self, name: str, method: Any) -> Any:

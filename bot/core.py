@@ -31,7 +31,7 @@ from bot.replies import Actor, ImageOut, Reply
 from bot.table import labelled_moves, summary_of
 from games.base import GameSpec, IllegalMove
 from games.notation import suggest
-from storage import Announcement, GameRow, OutboxRow, StaleVersion, Store, TableRow
+from storage import Announcement, GameRow, OutboxRow, Shards, StaleVersion, Store, TableRow
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
@@ -66,8 +66,12 @@ class Conductor:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
         render_executor: Executor | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.store = store
+        # The shards this process runs (None: every guild): its timers, start-up repair and pending
+        # announcements are only those of its guilds; other processes own the rest.
+        self.shards = shards
         self.render_images = render_images
         self.render_executor = render_executor
         self.clock = clock
@@ -380,11 +384,14 @@ class Conductor:
         waiting on a human its reminder and deadline, and return one post per channel whose
         announcements were not all posted: the latest board, the texts and pings not yet sent."""
         for row in await self.store.list_games(statuses=("active",)):
+            if self.shards is not None and not self.shards.owns(row.guild_id):
+                continue
             async with self._lock(row.guild_id, row.channel_id):
                 await self._repair_game(row.id)
         posts = []
         pending: dict[int, list[OutboxRow]] = {}
-        for entry in await self.store.pending_announcements():
+        # Claimed (marked posted as taken): however many processes start at once, each goes out once.
+        for entry in await self.store.claim_announcements(self.shards):
             pending.setdefault(entry.game_id, []).append(entry)
         for game_id, entries in pending.items():
             found = await self.store.table_by_id(game_id)
@@ -440,9 +447,8 @@ class Conductor:
         """Like fire_due_timers, with the timer kind first so a front end can add e.g. moderator
         buttons to a deadline post: (kind, guild, channel, reply)."""
         out = []
-        for timer in await self.store.due_timers(self.clock()):
-            if not await self.store.delete_timer(timer.id):
-                continue  # another dispatcher took it
+        # Claimed (deleted as taken) in one transaction: another process's dispatcher gets the others.
+        for timer in await self.store.claim_due_timers(self.clock(), self.shards):
             found = await self.store.table_by_id(timer.game_id) if timer.game_id is not None else None
             if found is None:
                 continue

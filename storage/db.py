@@ -22,6 +22,7 @@ import aiosqlite
 
 from games.base import GameStatus
 from storage.migrate import migrate
+from storage.shards import Shards
 
 DEFAULT_PATH = "./data/conductor.db"
 OPEN_STATUSES = ("lobby", "active")
@@ -209,6 +210,19 @@ def _decode_object(stored: Any, what: str) -> tuple[dict[str, Any] | None, str |
     if not isinstance(value, dict):
         return None, f"{problem} (not a JSON object)"
     return value, None
+
+
+def _shard_filter(shards: Shards | None) -> str:
+    """A WHERE condition on the joined ``games g`` keeping the guilds of ``shards`` (storage.shards.shard_of
+    in SQL: a guild id that is not all digits is shard 0)."""
+    if shards is None or shards.everything:
+        return "1"
+    ids = ",".join(str(int(i)) for i in sorted(shards.ids)) or "NULL"
+    shard = (
+        "(CASE WHEN g.guild_id GLOB '[0-9]*' AND g.guild_id NOT GLOB '*[^0-9]*' "
+        f"THEN (CAST(g.guild_id AS INTEGER) >> 22) % {int(shards.count)} ELSE 0 END)"
+    )
+    return f"COALESCE({shard}, 0) IN ({ids})"
 
 
 def dumps(value: Any) -> str:
@@ -708,6 +722,30 @@ class Store:
             for i, g, v, text, pings, board in rows
         ]
 
+    async def claim_announcements(self, shards: Shards | None = None) -> list[OutboxRow]:
+        """Take the pending announcements of ``shards``' guilds for posting, oldest first: they are marked
+        posted as they are taken, so each goes to exactly one caller however many processes claim."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self._db.execute(
+                    "SELECT o.id, o.game_id, o.version, o.text, o.pings, o.board FROM outbox o "
+                    f"JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL AND {_shard_filter(shards)} "
+                    "ORDER BY o.id"
+                ) as cursor:
+                    rows = list(await cursor.fetchall())
+                await self._db.executemany(
+                    "UPDATE outbox SET posted_at = ? WHERE id = ?", [(self._clock(), row[0]) for row in rows]
+                )
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        return [
+            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+            for i, g, v, text, pings, board in rows
+        ]
+
     # ----- seats -------------------------------------------------------------------------
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -775,9 +813,33 @@ class Store:
             (game_id, *wanted),
         )
 
-    async def next_timer(self) -> TimerRow | None:
-        row = await self._one("SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1")
+    async def next_timer(self, shards: Shards | None = None) -> TimerRow | None:
+        """The next timer of ``shards``' guilds (default: of every guild)."""
+        row = await self._one(
+            "SELECT t.id, t.game_id, t.kind, t.due_at, t.payload FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+            f"WHERE {_shard_filter(shards)} ORDER BY t.due_at, t.id LIMIT 1"
+        )
         return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4])) if row else None
+
+    async def claim_due_timers(self, now: float, shards: Shards | None = None) -> list[TimerRow]:
+        """Take (delete) the due timers of ``shards``' guilds in one transaction: each timer goes to
+        exactly one caller, in this process or another (BEGIN IMMEDIATE holds SQLite's write lock)."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                async with self._db.execute(
+                    "SELECT t.id, t.game_id, t.kind, t.due_at, t.payload FROM timers t "
+                    f"LEFT JOIN games g ON g.id = t.game_id WHERE t.due_at <= ? AND {_shard_filter(shards)} "
+                    "ORDER BY t.due_at, t.id",
+                    (now,),
+                ) as cursor:
+                    rows = list(await cursor.fetchall())
+                await self._db.executemany("DELETE FROM timers WHERE id = ?", [(row[0],) for row in rows])
+                await self._db.execute("COMMIT")
+            except BaseException:
+                await self._db.execute("ROLLBACK")
+                raise
+        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
 
     async def due_timers(self, now: float) -> list[TimerRow]:
         rows = await self._all(

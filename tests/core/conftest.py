@@ -6,7 +6,7 @@ import pytest
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
-from storage import Store
+from storage import Store, open_store
 from storage.db import dumps
 
 GUILD, CHANNEL = "g1", "c1"
@@ -14,8 +14,27 @@ ANN, BOB, CAT = Actor("1", "ann"), Actor("2", "bob"), Actor("3", "cat")
 MOD = Actor("9", "mod", is_moderator=True)
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def store_target(request: pytest.FixtureRequest, tmp_path) -> str:
+    """Where a test's database is, on each backend in turn: an SQLite file, or a fresh PostgreSQL
+    database (a ``postgresql://`` URL). Open it with ``storage.open_store``; several opens of one
+    target are several processes' connections to one database."""
+    if request.param == "postgres":
+        return str(request.getfixturevalue("postgres_url"))
+    return str(tmp_path / "test.db")
+
+
 @pytest.fixture
-async def store(tmp_path) -> AsyncIterator[Store]:
+async def store(store_target: str) -> AsyncIterator[Store]:
+    """Each storage and host test runs on both backends."""
+    s = await open_store(store_target)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path) -> AsyncIterator[Store]:
+    """For what only SQLite can hold or has: bytes that are not UTF-8 in a text column, pragmas."""
     s = await Store.open(tmp_path / "test.db")
     yield s
     await s.close()

@@ -16,7 +16,7 @@ from bot import replies as R
 from bot.check import check_store
 from bot.core import Conductor
 from bot.replies import Actor
-from storage import Store
+from storage import Store, open_store
 from storage.db import dumps
 from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, say, snapshot
 
@@ -56,14 +56,14 @@ def test_sigkill_mid_burst_loses_no_acknowledged_move(tmp_path):
     asyncio.run(verify())
 
 
-async def test_simultaneous_clicks_on_one_version_apply_once(tmp_path):
-    path = tmp_path / "race.db"
-    first = Conductor(await Store.open(path), render_images=False, seed_source=lambda: 3)
+async def test_simultaneous_clicks_on_one_version_apply_once(store_target: str):
+    path = store_target
+    first = Conductor(await open_store(path), render_images=False, seed_source=lambda: 3)
     await say(first, ANN, "/game new tiny-towns buildings=first-game")
     await say(first, BOB, "/game join")
     await say(first, ANN, "/game start")
     # separate processes are modelled by separate connections, each with its own in-process lock
-    hosts = [first] + [Conductor(await Store.open(path), render_images=False) for _ in range(7)]
+    hosts = [first] + [Conductor(await open_store(path), render_images=False) for _ in range(7)]
     resources = ["wood", "wheat", "brick", "glass", "stone", "wood", "wheat", "brick"]
     replies = await asyncio.gather(
         *(h.handle(GUILD, CHANNEL, ANN, f"/tt announce {r}") for h, r in zip(hosts, resources, strict=True))

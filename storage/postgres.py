@@ -1,0 +1,646 @@
+"""PostgreSQL storage (asyncpg): the same interface as ``storage.db.Store``, for several bot processes
+sharing one database.
+
+Every state change is still one transaction guarded by the game's version: ``UPDATE games ... WHERE
+id = $n AND version = $m`` takes the row lock, so of two processes committing on one version the
+second waits, then sees the new version, updates nothing and raises StaleVersion. Timers and pending
+announcements are claimed with ``FOR UPDATE SKIP LOCKED``, so each is taken by exactly one process.
+
+SQL is written with SQLite's ``?`` placeholders where it is shared (``_one``/``_all``/``_write``, and
+mixins that use them); ``placeholders`` turns them into ``$1, $2, ...``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from games.base import GameStatus
+from storage.db import (
+    _GAME_COLUMNS,
+    OPEN_STATUSES,
+    Announcement,
+    ChannelBusy,
+    GameRow,
+    MoveRecord,
+    MoveRow,
+    NewTimer,
+    OutboxRow,
+    SeatRow,
+    StaleVersion,
+    StoreError,
+    TableRow,
+    TimerRow,
+    _game,
+    dumps,
+)
+from storage.postgres_migrate import migrate_postgres
+from storage.shards import Shards
+
+try:  # an optional extra: pip install -e ".[postgres]"
+    import asyncpg
+except ImportError:  # pragma: no cover - reported when a postgresql:// URL is opened
+    asyncpg = None
+
+# The shard of a game's guild, in SQL (storage.shards.shard_of): ids that are not snowflakes are shard 0.
+_SHARD = "(CASE WHEN g.guild_id ~ '^[0-9]+$' THEN (g.guild_id::bigint >> 22) % {count} ELSE 0 END)"
+_TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.due_at, t.payload"
+
+
+def placeholders(sql: str) -> str:
+    """SQLite's ``?`` placeholders as PostgreSQL's ``$1, $2, ...``; a ``?`` inside a quoted literal stays."""
+    out: list[str] = []
+    number = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            number += 1
+            out.append(f"${number}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _shard_filter(shards: Shards | None) -> str:
+    """A WHERE condition on the joined ``games g`` keeping the guilds of ``shards`` (TRUE: all)."""
+    if shards is None or shards.everything:
+        return "TRUE"
+    ids = ",".join(str(int(i)) for i in sorted(shards.ids)) or "NULL"
+    return f"COALESCE({_SHARD.format(count=int(shards.count))}, 0) IN ({ids})"
+
+
+def _affected(status: str) -> int:
+    """Rows changed, from a command status such as ``UPDATE 1`` or ``INSERT 0 1``."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What ``_write`` returns, shaped like the SQLite cursor fields callers read."""
+
+    rowcount: int
+    lastrowid: int | None = None
+
+
+def _timer(row: Any) -> TimerRow:
+    return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
+
+
+class PostgresStore:
+    """Async access to a PostgreSQL database. Open with ``await PostgresStore.open(url)``.
+
+    A connection pool serves concurrent commands; each transaction has its own connection, so no
+    process-wide lock is needed (PostgreSQL's row locks order writers, here and across processes).
+    """
+
+    def __init__(self, pool: Any, url: str, clock: Any = time.time) -> None:
+        self._pool = pool
+        self._clock = clock
+        self.url = url
+
+    @classmethod
+    async def open(cls, url: str, clock: Any = time.time, pool_size: int = 10) -> PostgresStore:
+        """Connect and apply pending migrations. Raises StoreError (one line) when the server cannot be
+        reached, refuses the login, or the schema cannot be brought up to date."""
+        if asyncpg is None:
+            raise StoreError(
+                f"cannot open the database {_safe(url)}: PostgreSQL support is not installed "
+                '(pip install -e ".[postgres]")'
+            )
+        try:
+            pool = await asyncpg.create_pool(url, min_size=1, max_size=pool_size)
+        except (OSError, asyncpg.PostgresError, ValueError) as exc:
+            raise StoreError(f"cannot open the database {_safe(url)}: {' '.join(str(exc).split())}") from None
+        try:
+            async with pool.acquire() as connection:
+                await migrate_postgres(connection)
+        except BaseException as exc:
+            await pool.close()
+            if isinstance(exc, asyncpg.PostgresError | OSError):
+                raise StoreError(f"cannot migrate the database {_safe(url)}: {exc}") from None
+            raise
+        return cls(pool, url, clock)
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+    @property
+    def pool(self) -> Any:
+        return self._pool
+
+    # ----- shared-SQL helpers (``?`` placeholders) -----------------------------------------
+
+    async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        async with self._pool.acquire() as connection:
+            return await connection.fetchrow(placeholders(sql), *params)
+
+    async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        async with self._pool.acquire() as connection:
+            return list(await connection.fetch(placeholders(sql), *params))
+
+    async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> WriteResult:
+        """One statement in its own transaction. ``lastrowid`` is filled when the statement ends in
+        ``RETURNING id``; otherwise None (PostgreSQL has no implicit last row id)."""
+        statement = placeholders(sql)
+        async with self._pool.acquire() as connection:
+            if statement.rstrip().upper().endswith("RETURNING ID"):
+                row = await connection.fetchrow(statement, *params)
+                return WriteResult(1 if row else 0, int(row[0]) if row else None)
+            return WriteResult(_affected(await connection.execute(statement, *params)))
+
+    # ----- games -------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        guild_id: str,
+        channel_id: str,
+        game: str,
+        host_id: str,
+        host_name: str,
+        options: dict[str, Any],
+        rules_version: str,
+        timers: Sequence[NewTimer] = (),
+    ) -> GameRow:
+        now = self._clock()
+        try:
+            async with self._pool.acquire() as connection, connection.transaction():
+                game_id = int(
+                    await connection.fetchval(
+                        "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, rules_version, "
+                        "version, created_at, updated_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, 0, $7, $8) "
+                        "RETURNING id",
+                        guild_id,
+                        channel_id,
+                        game,
+                        host_id,
+                        dumps(options),
+                        rules_version,
+                        now,
+                        now,
+                    )
+                )
+                await connection.execute(
+                    "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES ($1, 0, $2, $3, 'human')",
+                    game_id,
+                    host_id,
+                    host_name,
+                )
+                if timers:
+                    await connection.executemany(
+                        "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
+                        [(game_id, t.kind, t.due_at, dumps(t.payload), now) for t in timers],
+                    )
+        except asyncpg.UniqueViolationError:
+            raise ChannelBusy(channel_id) from None
+        return GameRow(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            status="lobby",
+            host_id=host_id,
+            options=json.loads(dumps(options)),
+            seed=None,
+            rules_version=rules_version,
+            state=None,
+            version=0,
+            created_at=now,
+            updated_at=now,
+        )
+
+    async def get_game(self, game_id: int) -> GameRow | None:
+        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return _game(row) if row else None
+
+    async def open_game(self, guild_id: str, channel_id: str) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
+            "AND status IN ('lobby', 'active')",
+            (guild_id, channel_id),
+        )
+        return _game(row) if row else None
+
+    async def latest_game(self, guild_id: str, channel_id: str) -> GameRow | None:
+        row = await self._one(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
+            "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+            (guild_id, channel_id),
+        )
+        return _game(row) if row else None
+
+    async def list_games(self, guild_id: str | None = None, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
+        wanted = tuple(statuses)
+        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE status IN ({','.join('?' * len(wanted))})"
+        params: tuple[Any, ...] = wanted
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            params += (guild_id,)
+        return [_game(row) for row in await self._all(sql + " ORDER BY id", params)]
+
+    async def all_games(self) -> list[GameRow]:
+        return [_game(row) for row in await self._all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")]
+
+    async def games_of_user(self, user_id: str, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
+        wanted = tuple(statuses)
+        rows = await self._all(
+            f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
+            f"JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({','.join('?' * len(wanted))}) "
+            "ORDER BY g.id",
+            (user_id, *wanted),
+        )
+        return [_game(row) for row in rows]
+
+    async def update_game(
+        self,
+        game_id: int,
+        expected_version: int,
+        *,
+        state: dict[str, Any] | None = None,
+        status: str | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        host_id: str | None = None,
+        paused: bool | None = None,
+        move: MoveRecord | None = None,
+        revert_from_seq: int | None = None,
+    ) -> int:
+        now = self._clock()
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for column, value in (
+            ("state", None if state is None else dumps(state)),
+            ("status", status),
+            ("seed", seed),
+            ("options", None if options is None else dumps(options)),
+            ("host_id", host_id),
+            ("paused", None if paused is None else int(paused)),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        async with self._pool.acquire() as connection, connection.transaction():
+            changed = await connection.execute(
+                placeholders(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"),
+                *params,
+                game_id,
+                expected_version,
+            )
+            if _affected(changed) != 1:
+                raise StaleVersion(game_id)
+            if revert_from_seq is not None:
+                await connection.execute(
+                    "UPDATE moves SET reverted = 1 WHERE game_id = $1 AND seq >= $2", game_id, revert_from_seq
+                )
+            if move is not None:
+                await _append_moves(connection, game_id, [move], now)
+        return expected_version + 1
+
+    # ----- one read and one write per command --------------------------------------------
+
+    async def table(self, guild_id: str, channel_id: str) -> TableRow | None:
+        return await self._read_table(
+            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = $1 AND channel_id = $2 "
+            "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+            (guild_id, channel_id),
+        )
+
+    async def table_by_id(self, game_id: int) -> TableRow | None:
+        return await self._read_table(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", (game_id,))
+
+    async def _read_table(self, sql: str, params: tuple[Any, ...]) -> TableRow | None:
+        # One snapshot (REPEATABLE READ): another process may write between the statements otherwise.
+        async with self._pool.acquire() as connection, connection.transaction(isolation="repeatable_read", readonly=True):
+            found = await connection.fetchrow(sql, *params)
+            if found is None:
+                return None
+            game = _game(found)
+            seats = [
+                SeatRow(*row)
+                for row in await connection.fetch(
+                    "SELECT seat, user_id, display_name, kind, bot_level FROM seats WHERE game_id = $1 ORDER BY seat",
+                    game.id,
+                )
+            ]
+            settings = {
+                key: value
+                for key, value in await connection.fetch(
+                    "SELECT key, value FROM channel_settings WHERE guild_id = $1 AND channel_id IN ($2, '*') "
+                    "ORDER BY channel_id = '*' DESC",
+                    game.guild_id,
+                    game.channel_id,
+                )
+            }
+            muted = frozenset(
+                row[0]
+                for row in await connection.fetch(
+                    "SELECT u.user_id FROM user_settings u JOIN seats s ON s.user_id = u.user_id "
+                    "WHERE s.game_id = $1 AND u.key = 'pings' AND u.value = 'off'",
+                    game.id,
+                )
+            )
+            notes = {
+                key: value
+                for key, value in await connection.fetch("SELECT key, value FROM game_notes WHERE game_id = $1", game.id)
+            }
+        return TableRow(game, seats, settings, muted, notes)
+
+    async def commit(
+        self,
+        game: GameRow,
+        *,
+        state: dict[str, Any] | None = None,
+        status: GameStatus | None = None,
+        seed: int | None = None,
+        host_id: str | None = None,
+        paused: bool | None = None,
+        seats: Sequence[SeatRow] | None = None,
+        moves: Sequence[MoveRecord] = (),
+        revert_from_seq: int | None = None,
+        revert_seqs: Sequence[int] = (),
+        cancel_timers: Iterable[str] | Literal["all"] = (),
+        add_timers: Sequence[NewTimer] = (),
+        salt: str | None = None,
+        commitment: str | None = None,
+        announce: Announcement | None = None,
+        notes: Mapping[str, str | None] | None = None,
+    ) -> tuple[GameRow, int | None]:
+        """One command's whole change in one transaction, if ``game`` is still current (see Store.commit)."""
+        now = self._clock()
+        sets = ["version = version + 1", "updated_at = ?"]
+        params: list[Any] = [now]
+        for column, value in (
+            ("state", None if state is None else dumps(state)),
+            ("status", status),
+            ("seed", seed),
+            ("host_id", host_id),
+            ("paused", None if paused is None else int(paused)),
+            ("salt", salt),
+            ("commitment", commitment),
+        ):
+            if value is not None:
+                sets.append(f"{column} = ?")
+                params.append(value)
+        outbox_id: int | None = None
+        async with self._pool.acquire() as connection, connection.transaction():
+            changed = await connection.execute(
+                placeholders(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"),
+                *params,
+                game.id,
+                game.version,
+            )
+            if _affected(changed) != 1:
+                raise StaleVersion(game.id)
+            if seats is not None:
+                await _replace_seats(connection, game.id, seats)
+            if revert_from_seq is not None:
+                await connection.execute(
+                    "UPDATE moves SET reverted = 1 WHERE game_id = $1 AND seq >= $2", game.id, revert_from_seq
+                )
+            if revert_seqs:
+                await connection.execute(
+                    "UPDATE moves SET reverted = 1 WHERE game_id = $1 AND seq = ANY($2::bigint[])",
+                    game.id,
+                    list(revert_seqs),
+                )
+            if moves:
+                await _append_moves(connection, game.id, moves, now)
+            if cancel_timers == "all":
+                await connection.execute("DELETE FROM timers WHERE game_id = $1", game.id)
+            elif kinds := list(cancel_timers):
+                await connection.execute(
+                    "DELETE FROM timers WHERE game_id = $1 AND kind = ANY($2::text[])", game.id, kinds
+                )
+            if add_timers:
+                await connection.executemany(
+                    "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES ($1, $2, $3, $4, $5)",
+                    [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers],
+                )
+            for key, value in (notes or {}).items():
+                if value is None:
+                    await connection.execute("DELETE FROM game_notes WHERE game_id = $1 AND key = $2", game.id, key)
+                else:
+                    await connection.execute(
+                        "INSERT INTO game_notes (game_id, key, value) VALUES ($1, $2, $3) "
+                        "ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
+                        game.id,
+                        key,
+                        value,
+                    )
+            if announce is not None:
+                outbox_id = int(
+                    await connection.fetchval(
+                        "INSERT INTO outbox (game_id, version, text, pings, board, created_at) "
+                        "VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                        game.id,
+                        game.version + 1,
+                        announce.text,
+                        dumps(announce.pings),
+                        int(announce.board),
+                        now,
+                    )
+                )
+        changed_fields: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
+        given: dict[str, Any] = {
+            "state": state,
+            "status": status,
+            "seed": seed,
+            "host_id": host_id,
+            "paused": paused,
+            "salt": salt,
+            "commitment": commitment,
+        }
+        changed_fields.update({key: value for key, value in given.items() if value is not None})
+        return replace(game, **changed_fields), outbox_id
+
+    # ----- the outbox ------------------------------------------------------------------------
+
+    async def mark_announced(self, outbox_id: int) -> None:
+        await self._write(
+            "UPDATE outbox SET posted_at = ? WHERE posted_at IS NULL AND id <= ? "
+            "AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
+            (self._clock(), outbox_id, outbox_id),
+        )
+
+    async def pending_announcements(self) -> list[OutboxRow]:
+        rows = await self._all(
+            "SELECT id, game_id, version, text, pings, board FROM outbox WHERE posted_at IS NULL ORDER BY id"
+        )
+        return [
+            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+            for i, g, v, text, pings, board in rows
+        ]
+
+    async def claim_announcements(self, shards: Shards | None = None) -> list[OutboxRow]:
+        """Take the pending announcements of ``shards``' guilds for posting: they are marked posted as they
+        are taken, so of several processes claiming at once each row goes to exactly one (rows another
+        process is claiming are skipped, not waited for)."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            rows = await connection.fetch(
+                "UPDATE outbox SET posted_at = $1 WHERE id IN ("
+                "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id "
+                f"WHERE o.posted_at IS NULL AND {_shard_filter(shards)} FOR UPDATE OF o SKIP LOCKED"
+                ") RETURNING id, game_id, version, text, pings, board",
+                self._clock(),
+            )
+        return [
+            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+            for i, g, v, text, pings, board in sorted(rows, key=lambda r: r[0])
+        ]
+
+    # ----- seats -------------------------------------------------------------------------
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all(
+            "SELECT seat, user_id, display_name, kind, bot_level FROM seats WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [SeatRow(*row) for row in rows]
+
+    async def set_seats(self, game_id: int, expected_version: int, seats: list[SeatRow]) -> int:
+        async with self._pool.acquire() as connection, connection.transaction():
+            changed = await connection.execute(
+                "UPDATE games SET version = version + 1, updated_at = $1 WHERE id = $2 AND version = $3",
+                self._clock(),
+                game_id,
+                expected_version,
+            )
+            if _affected(changed) != 1:
+                raise StaleVersion(game_id)
+            await _replace_seats(connection, game_id, seats)
+        return expected_version + 1
+
+    # ----- moves -------------------------------------------------------------------------
+
+    async def moves(self, game_id: int, include_reverted: bool = False) -> list[MoveRow]:
+        sql = "SELECT seq, seat, user_id, text, irreversible, reverted, created_at FROM moves WHERE game_id = ?"
+        if not include_reverted:
+            sql += " AND reverted = 0"
+        rows = await self._all(sql + " ORDER BY seq", (game_id,))
+        return [
+            MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
+            for seq, seat, user, text, irr, rev, created in rows
+        ]
+
+    # ----- timers ------------------------------------------------------------------------
+
+    async def add_timer(
+        self, kind: str, due_at: float, game_id: int | None = None, payload: dict[str, Any] | None = None
+    ) -> int:
+        written = await self._write(
+            "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+            (game_id, kind, due_at, dumps(payload or {}), self._clock()),
+        )
+        return written.lastrowid or 0
+
+    async def cancel_timers(self, game_id: int, kinds: Iterable[str] | None = None) -> None:
+        if kinds is None:
+            await self._write("DELETE FROM timers WHERE game_id = ?", (game_id,))
+            return
+        async with self._pool.acquire() as connection:
+            await connection.execute(
+                "DELETE FROM timers WHERE game_id = $1 AND kind = ANY($2::text[])", game_id, list(kinds)
+            )
+
+    async def next_timer(self, shards: Shards | None = None) -> TimerRow | None:
+        row = await self._one(
+            f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+            f"WHERE {_shard_filter(shards)} ORDER BY t.due_at, t.id LIMIT 1"
+        )
+        return _timer(row) if row else None
+
+    async def due_timers(self, now: float) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
+        )
+        return [_timer(r) for r in rows]
+
+    async def claim_due_timers(self, now: float, shards: Shards | None = None) -> list[TimerRow]:
+        """Take (delete) the due timers of ``shards``' guilds: each goes to exactly one process, rows
+        another process is taking are skipped rather than waited for."""
+        async with self._pool.acquire() as connection, connection.transaction():
+            rows = await connection.fetch(
+                "DELETE FROM timers WHERE id IN ("
+                "SELECT t.id FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+                f"WHERE t.due_at <= $1 AND {_shard_filter(shards)} FOR UPDATE OF t SKIP LOCKED"
+                ") RETURNING id, game_id, kind, due_at, payload",
+                now,
+            )
+        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+
+    async def timers(self, game_id: int) -> list[TimerRow]:
+        rows = await self._all(
+            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE game_id = ? ORDER BY due_at, id",
+            (game_id,),
+        )
+        return [_timer(r) for r in rows]
+
+    async def delete_timer(self, timer_id: int) -> bool:
+        return (await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))).rowcount == 1
+
+    # ----- settings ----------------------------------------------------------------------
+
+    async def channel_setting(self, guild_id: str, channel_id: str, key: str) -> str | None:
+        row = await self._one(
+            "SELECT value FROM channel_settings WHERE guild_id = ? AND key = ? AND channel_id IN (?, '*') "
+            "ORDER BY channel_id = '*' LIMIT 1",
+            (guild_id, key, channel_id),
+        )
+        return row[0] if row else None
+
+    async def set_channel_setting(self, guild_id: str, channel_id: str, key: str, value: str | None) -> None:
+        if value is None:
+            await self._write(
+                "DELETE FROM channel_settings WHERE guild_id = ? AND channel_id = ? AND key = ?",
+                (guild_id, channel_id, key),
+            )
+        else:
+            await self._write(
+                "INSERT INTO channel_settings (guild_id, channel_id, key, value) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, channel_id, key) DO UPDATE SET value = excluded.value",
+                (guild_id, channel_id, key, value),
+            )
+
+    async def user_setting(self, user_id: str, key: str) -> str | None:
+        row = await self._one("SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
+        return row[0] if row else None
+
+    async def set_user_setting(self, user_id: str, key: str, value: str) -> None:
+        await self._write(
+            "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
+            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+            (user_id, key, value),
+        )
+
+
+async def _replace_seats(connection: Any, game_id: int, seats: Sequence[SeatRow]) -> None:
+    await connection.execute("DELETE FROM seats WHERE game_id = $1", game_id)
+    if seats:
+        await connection.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, display_name, kind, bot_level) VALUES ($1, $2, $3, $4, $5, $6)",
+            [(game_id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
+        )
+
+
+async def _append_moves(connection: Any, game_id: int, moves: Sequence[MoveRecord], now: float) -> None:
+    # The game row is locked by this transaction's version UPDATE, so MAX(seq) cannot race.
+    await connection.executemany(
+        "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
+        "VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = $1), $2, $3, $4, $5, $6)",
+        [(game_id, m.seat, m.user_id, m.text, int(m.irreversible), now) for m in moves],
+    )
+
+
+def _safe(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    credentials, host = rest.rsplit("@", 1)
+    user = credentials.split(":", 1)[0]
+    return f"{scheme}://{user}@{host}" if user else f"{scheme}://{host}"
