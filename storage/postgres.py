@@ -315,7 +315,10 @@ class PostgresStore:
 
     async def _read_table(self, sql: str, params: tuple[Any, ...]) -> TableRow | None:
         # One snapshot (REPEATABLE READ): another process may write between the statements otherwise.
-        async with self._pool.acquire() as connection, connection.transaction(isolation="repeatable_read", readonly=True):
+        async with (
+            self._pool.acquire() as connection,
+            connection.transaction(isolation="repeatable_read", readonly=True),
+        ):
             found = await connection.fetchrow(sql, *params)
             if found is None:
                 return None
@@ -346,7 +349,9 @@ class PostgresStore:
             )
             notes = {
                 key: value
-                for key, value in await connection.fetch("SELECT key, value FROM game_notes WHERE game_id = $1", game.id)
+                for key, value in await connection.fetch(
+                    "SELECT key, value FROM game_notes WHERE game_id = $1", game.id
+                )
             }
         return TableRow(game, seats, settings, muted, notes)
 

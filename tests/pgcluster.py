@@ -111,7 +111,9 @@ def start(durable: bool = False) -> Cluster:
         shutil.chown(folder, SYSTEM_USER)
     cluster = Cluster(folder, _free_port(), prefix, bin_folder)
     data = folder / "data"
-    cluster.run(str(bin_folder / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+    cluster.run(
+        str(bin_folder / "initdb"), "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"
+    )
     options = [
         f"-p {cluster.port}",
         "-c listen_addresses=127.0.0.1",
@@ -123,7 +125,15 @@ def start(durable: bool = False) -> Cluster:
         options += ["-c fsync=off", "-c full_page_writes=off"]
     try:
         cluster.run(
-            str(bin_folder / "pg_ctl"), "-D", str(data), "-l", str(folder / "server.log"), "-o", " ".join(options), "-w", "start"
+            str(bin_folder / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(folder / "server.log"),
+            "-o",
+            " ".join(options),
+            "-w",
+            "start",
         )
     except RuntimeError:
         log = (folder / "server.log").read_text() if (folder / "server.log").exists() else ""

@@ -26,7 +26,7 @@ from bot.discord.dispatcher import TimerDispatcher
 from bot.discord.stall import StallMonitor
 from bot.replies import Reply
 from bot.settings import Settings
-from storage import Store
+from storage import Store, is_postgres, open_store
 
 log = logging.getLogger(__name__)
 RENDER_THREADS = int(os.environ.get("CONDUCTOR_RENDER_THREADS", "4"))
@@ -74,9 +74,12 @@ class ConductorBot(discord.Client):
     conductor: Conductor
     dispatcher: TimerDispatcher
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         super().__init__(
-            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), chunk_guilds_at_startup=False
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            chunk_guilds_at_startup=False,
+            **client_options,
         )
         self.settings = settings
         self.tree: app_commands.CommandTree[Any] = build_tree(self)
@@ -98,9 +101,9 @@ class ConductorBot(discord.Client):
         asyncio.get_running_loop().set_default_executor(
             concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
         )
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await open_store(self.settings.database)
         self.render_pool = testhooks.renderer(render_pool())
-        self.conductor = Conductor(self.store, render_executor=self.render_pool)
+        self.conductor = Conductor(self.store, render_executor=self.render_pool, shards=self.settings.shards)
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # old buttons keep working after a restart
         await self._repair()
         self.dispatcher = TimerDispatcher(self.conductor, self.post_timer_reply)
@@ -112,8 +115,11 @@ class ConductorBot(discord.Client):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signum, self.request_shutdown, signum)
         log.info(
-            "database %s; commands: %s",
-            self.settings.database_path,
+            "database %s%s; commands: %s",
+            _shown(self.settings.database),
+            ""
+            if self.settings.shards is None
+            else f"; shards {sorted(self.settings.shards.ids)} of {self.settings.shard_count}",
             ", ".join("/" + c.name for c in self.tree.get_commands()),
         )
 
@@ -236,6 +242,29 @@ class ConductorBot(discord.Client):
             "slash command failed in channel %s: %s", interaction.channel_id, error, exc_info=error.__cause__ or error
         )
         await delivery.apologise(interaction)
+
+
+class ShardedConductorBot(ConductorBot, discord.AutoShardedClient):
+    """The same bot over shards ``SHARD_IDS`` of ``SHARD_COUNT`` (several processes share the bot's
+    guilds: each gets the interactions of its shards' guilds from Discord, and fires only their timers)."""
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.shard_count is not None
+        shard_ids = sorted(settings.shards.ids) if settings.shards is not None else None
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=shard_ids)
+
+
+def make_bot(settings: Settings) -> ConductorBot:
+    """A sharded client when SHARD_COUNT is set, else the plain one (as before)."""
+    return ShardedConductorBot(settings) if settings.shard_count is not None else ConductorBot(settings)
+
+
+def _shown(database: str) -> str:
+    if is_postgres(database):
+        from storage.postgres import _safe
+
+        return _safe(database)
+    return database
 
 
 def _deadline_view(reply: Reply) -> discord.ui.View | None:
