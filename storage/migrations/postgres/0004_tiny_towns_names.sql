@@ -1,17 +1,24 @@
 -- PostgreSQL form of 0004 (SQLite's json_set/json_remove have no PostgreSQL spelling): move a Tiny
--- Towns state's "players" to "names". States are stored as text; rows that are not a JSON object
--- (damaged) are left alone, as in the SQLite form.
-CREATE FUNCTION pg_temp.is_json_object(value TEXT) RETURNS BOOLEAN LANGUAGE plpgsql AS $$
+-- Towns state's "players" to "names". States are stored as text. A state that is not a JSON object
+-- (damaged), has no "players" or already has "names" is left alone, as in the SQLite form; the checks
+-- are in one function because PostgreSQL does not promise to evaluate WHERE conditions in order.
+CREATE FUNCTION pg_temp.renamed(value TEXT) RETURNS TEXT LANGUAGE plpgsql AS $$
+DECLARE
+    parsed JSONB;
 BEGIN
-    RETURN jsonb_typeof(value::jsonb) = 'object';
-EXCEPTION WHEN others THEN
-    RETURN FALSE;
+    BEGIN
+        parsed := value::jsonb;
+    EXCEPTION WHEN others THEN
+        RETURN NULL;
+    END;
+    IF jsonb_typeof(parsed) <> 'object' OR NOT parsed ? 'players' OR parsed ? 'names' THEN
+        RETURN NULL;
+    END IF;
+    RETURN ((parsed - 'players') || jsonb_build_object('names', parsed -> 'players'))::text;
 END;
 $$;
 UPDATE games
-   SET state = ((state::jsonb - 'players') || jsonb_build_object('names', state::jsonb -> 'players'))::text
+   SET state = pg_temp.renamed(state)
  WHERE game = 'tiny-towns'
    AND state IS NOT NULL
-   AND pg_temp.is_json_object(state)
-   AND state::jsonb ? 'players'
-   AND NOT state::jsonb ? 'names';
+   AND pg_temp.renamed(state) IS NOT NULL;
