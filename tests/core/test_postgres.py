@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import asyncpg
-import pytest
 
 from bot.core import Conductor
 from storage import Announcement, NewTimer, Shards, Store, open_store, shard_of
