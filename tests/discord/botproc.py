@@ -30,6 +30,7 @@ class BotProcess:
         self.log_path = workdir / "bot.log"
         self.extra_env = dict(extra_env or {})
         self.shard = shards[0] if shards else None
+        self.database = database_url or str(self.db_path)  # what tests read (tests.discord.helpers.query)
         if database_url is not None:
             self.extra_env["DATABASE_URL"] = database_url
         if shards is not None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import sqlite3
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -21,7 +20,7 @@ import games
 from games.base import MOVE_KEY
 from tests.discord.botproc import BotProcess
 from tests.discord.fake_discord import EPHEMERAL, FakeDiscord, InteractionRecord, Message
-from tests.discord.helpers import button, pending_announcements, poll, read_game
+from tests.discord.helpers import button, execute, pending_announcements, poll, query, read_game
 
 COMMANDS = 3 + len(games.available_slugs())  # /game, /mod, /owner plus one group per registered game
 
@@ -63,7 +62,7 @@ async def test_game_in_a_new_thread(world: tuple[FakeDiscord, BotProcess]) -> No
     assert "opened a Tiny Towns lobby" in lobby.content
     joined = await settle(await fake.click(F.BOB, lobby, button(lobby, "join")))
     assert "bob joined" in joined.public_text and joined.channel_id == thread
-    assert [s.name for s in read_game(bot.db_path, thread).seats] == ["ann", "bob"]
+    assert [s.name for s in read_game(bot.database, thread).seats] == ["ann", "bob"]
     elsewhere = await settle(await fake.slash(F.ANN, "game status", channel=F.GENERAL))
     assert "no game in this channel" in elsewhere.private_text
 
@@ -131,15 +130,11 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
     move = page2[0]["value"]
     played = await settle(await fake.click(F.BOB, fake.messages[chooser.id], chooser.custom_ids[0], [move]))
     assert played.public, played.text
-    game = read_game(bot.db_path, table)
+    game = read_game(bot.database, table)
     assert game.state is not None
     spec = games.get_game("trains")
     assert spec.status(game.state).to_act != (1,)  # bob's start hex was taken
-    row = (
-        sqlite3.connect(bot.db_path)
-        .execute("SELECT text FROM moves WHERE game_id = ? ORDER BY seq DESC", (game.id,))
-        .fetchone()
-    )
+    row = query(bot.database, "SELECT text FROM moves WHERE game_id = ? ORDER BY seq DESC", (game.id,))[0]
     assert row[0] == move
 
     # /game hand shows your cards with your legal moves as a menu, only to you
@@ -162,7 +157,7 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
     )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
     await settle(await fake.slash(F.ANN, "game start", channel=table))
-    before = read_game(bot.db_path, table)
+    before = read_game(bot.database, table)
 
     # An expired interaction: the callback is refused after the core has applied the move (the core
     # runs before the first response), so the announcement goes to the channel as a plain message, once.
@@ -171,10 +166,10 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
     expired = await fake.slash(F.ANN, "tt announce", {"resource": "wood"}, channel=table)
     await fake.wait_until(lambda: len(fake.requests_to("POST", rf"/channels/{table}/messages$")) > posts, 10)
     await asyncio.sleep(0.3)
-    assert expired.messages == [] and read_game(bot.db_path, table).version == before.version + 1
+    assert expired.messages == [] and read_game(bot.database, table).version == before.version + 1
     (posted,) = [m for m in fake.public_messages(table) if "names wood" in m.content]
     assert posted.interaction_id is None and F.BOB in posted.mentioned_users()  # the ping too
-    await poll(lambda: pending_announcements(bot.db_path, table) == 0)
+    await poll(lambda: pending_announcements(bot.database, table) == 0)
     retried = await settle(await fake.slash(F.ANN, "tt announce", {"resource": "wood"}, channel=table))
     assert retried.public == [] and retried.private_text  # refused privately: wood is already named
     assert [m for m in fake.public_messages(table) if "names wood" in m.content] == [posted]
@@ -204,9 +199,9 @@ async def test_unexpected_error_gets_an_apology_and_a_log_line_with_the_channel(
     world: tuple[FakeDiscord, BotProcess],
 ) -> None:
     fake, bot = world
-    game = read_game(bot.db_path, F.QUIET)
-    with sqlite3.connect(bot.db_path) as conn:  # a state the engine cannot read: an internal bug
-        conn.execute("UPDATE games SET state = ? WHERE id = ?", (json.dumps({"towns": 3}), game.id))
+    game = read_game(bot.database, F.QUIET)
+    # a state the engine cannot read: an internal bug
+    execute(bot.database, "UPDATE games SET state = ? WHERE id = ?", (json.dumps({"towns": 3}), game.id))
     broken = await settle(await fake.slash(F.ANN, "tt place", {"square": "B2"}, channel=F.QUIET))
     message = only(broken.ephemeral)
     assert message.flags & EPHEMERAL and message.content.startswith("Sorry")
@@ -227,7 +222,7 @@ async def test_keeping_a_monument_is_answered_only_to_its_owner(world: tuple[Fak
     )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
     await settle(await fake.slash(F.ANN, "game start", channel=table))
-    game = read_game(bot.db_path, table)
+    game = read_game(bot.database, table)
     spec = games.get_game("tiny-towns")
     keep = next(m for m in spec.legal_moves(game.state, 0) if m.get(MOVE_KEY) == "monument")
     secret = keep["monument"]

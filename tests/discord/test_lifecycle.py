@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 from bot.discord.app import RESTARTING
 from tests.discord.botproc import BotProcess
 from tests.discord.fake_discord import EPHEMERAL, LOADING, FakeDiscord, InteractionRecord, Message
-from tests.discord.helpers import pending_announcements, poll, read_game, timer_kinds
+from tests.discord.helpers import execute, pending_announcements, poll, query, read_game, timer_kinds
 
 F = FakeDiscord
 LOBBY = {"game": "tiny-towns", "options": "buildings=first-game"}
@@ -90,7 +89,7 @@ async def test_refusals_are_never_public_and_accepted_commands_answer_at_once(
     assert_only_private(await (await fake.slash(F.ANN, "tt place", {"square": "Z9"})).settle(), "not a square")
     assert_only_private(await (await fake.slash(F.CAT, "mod skip")).settle(), "moderator")
 
-    await poll(lambda: pending_announcements(bot.db_path, F.GAMES) == 0)  # everything accepted was posted
+    await poll(lambda: pending_announcements(bot.database, F.GAMES) == 0)  # everything accepted was posted
     assert fake.violations == [] and fake.unknown == []
 
 
@@ -115,7 +114,7 @@ async def test_a_slow_core_is_deferred_and_its_move_still_reaches_the_channel(
     fake.fail_next("PATCH", r"/messages/@original$", 404, 10008, "Unknown Message")
     lost = await fake.slash(F.BOB, "tt place", {"square": "B2"})
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "bob places wood on B2")), 20)
-    await poll(lambda: pending_announcements(bot.db_path, F.GAMES) == 0)
+    await poll(lambda: pending_announcements(bot.database, F.GAMES) == 0)
     await asyncio.sleep(0.5)
     (posted,) = posts_containing(fake, F.GAMES, "bob places wood on B2")
     assert posted.interaction_id is None and posted.attachments
@@ -144,8 +143,8 @@ async def test_sigterm_lets_the_command_in_flight_finish_and_exits_cleanly(
     (board,) = in_flight.public
     assert "Tiny Towns started" in board.content and board.attachments and board.mentioned_users() == [F.ANN]
     assert not [m for m in every_message(in_flight) if m.loading]
-    assert read_game(bot.db_path).status == "active"
-    assert pending_announcements(bot.db_path, F.GAMES) == 0
+    assert read_game(bot.database).status == "active"
+    assert pending_announcements(bot.database, F.GAMES) == 0
     log = bot.log()
     assert "SIGTERM: shutting down" in log and "database closed" in log, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
@@ -162,42 +161,42 @@ async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repa
         await (await fake.slash(F.ANN, "game new", LOBBY, channel=channel)).settle()
         await (await fake.slash(F.BOB, "game join", channel=channel)).settle()
         await (await fake.slash(F.ANN, "game start", channel=channel)).settle()
-    before = read_game(bot.db_path, F.GAMES)
+    before = read_game(bot.database, F.GAMES)
 
     killed = await fake.slash(F.ANN, "tt announce", {"resource": "wood"})
     assert await exit_code(bot) == -signal.SIGKILL
     await fake.wait_until(lambda: not fake.connected, 10)
-    assert killed.messages == [] and read_game(bot.db_path, F.GAMES).version == before.version + 1
+    assert killed.messages == [] and read_game(bot.database, F.GAMES).version == before.version + 1
     assert posts_containing(fake, F.GAMES, "ann names wood") == []  # committed, never posted
-    assert pending_announcements(bot.db_path, F.GAMES) == 1
+    assert pending_announcements(bot.database, F.GAMES) == 1
 
     # While the bot is down: the table's game waits on a bot (its first seat is handed to the AI
     # directly in the database), and both games lose their timers.
-    waiting_on_bot = read_game(bot.db_path, table)
-    with sqlite3.connect(bot.db_path) as conn:
-        conn.execute(
-            "UPDATE seats SET kind = 'bot', bot_level = 0 WHERE game_id = ? AND seat = 0", (waiting_on_bot.id,)
-        )
-        conn.execute("DELETE FROM timers")
+    waiting_on_bot = read_game(bot.database, table)
+    execute(
+        bot.database,
+        "UPDATE seats SET kind = 'bot', bot_level = 0 WHERE game_id = ? AND seat = 0",
+        (waiting_on_bot.id,),
+    )
+    execute(bot.database, "DELETE FROM timers")
 
     bot.extra_env.pop("CONDUCTOR_TEST_KILL_AFTER")
     await bot.start()
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "ann names wood")), 20)
-    await poll(lambda: read_game(bot.db_path, table).version > waiting_on_bot.version)
-    await poll(lambda: pending_announcements(bot.db_path, table) == 0 == pending_announcements(bot.db_path, F.GAMES))
+    await poll(lambda: read_game(bot.database, table).version > waiting_on_bot.version)
+    await poll(lambda: pending_announcements(bot.database, table) == 0 == pending_announcements(bot.database, F.GAMES))
     await asyncio.sleep(0.5)
 
     (announced,) = posts_containing(fake, F.GAMES, "ann names wood")
     assert announced.interaction_id is None and announced.mentioned_users() == [F.BOB]
-    assert pending_announcements(bot.db_path, F.GAMES) == 0
-    played = read_game(bot.db_path, table)
-    with sqlite3.connect(f"file:{bot.db_path}?mode=ro", uri=True) as conn:
-        seats = [seat for (seat,) in conn.execute("SELECT seat FROM moves WHERE game_id = ?", (played.id,))]
+    assert pending_announcements(bot.database, F.GAMES) == 0
+    played = read_game(bot.database, table)
+    seats = [seat for (seat,) in query(bot.database, "SELECT seat FROM moves WHERE game_id = ?", (played.id,))]
     assert 0 in seats  # the bot has moved
     (bot_post,) = [m for m in fake.public_messages(table) if m.interaction_id is None]
     assert bot_post.mentioned_users() == [F.BOB]
-    for game in (read_game(bot.db_path, F.GAMES), played):
-        assert "reminder" in timer_kinds(bot.db_path, game.id), game.id
+    for game in (read_game(bot.database, F.GAMES), played):
+        assert "reminder" in timer_kinds(bot.database, game.id), game.id
 
     # A clean restart posts nothing again.
     assert await bot.stop() == 0
