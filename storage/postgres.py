@@ -48,6 +48,17 @@ except ImportError:  # pragma: no cover - reported when a postgresql:// URL is o
 # The shard of a game's guild, in SQL (storage.shards.shard_of): ids that are not snowflakes are shard 0.
 _SHARD = "(CASE WHEN g.guild_id ~ '^[0-9]+$' THEN (g.guild_id::bigint >> 22) % {count} ELSE 0 END)"
 _TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.due_at, t.payload"
+# What Store._read_table reads in four more statements, as JSON columns of the game's row.
+_TABLE_EXTRAS = (
+    "(SELECT COALESCE(json_agg(json_build_array(seat, user_id, display_name, kind, bot_level) ORDER BY seat), "
+    "'[]') FROM seats WHERE game_id = g.id)::text AS seats, "
+    "(SELECT COALESCE(json_agg(json_build_array(key, value) ORDER BY channel_id = '*' DESC), '[]') "
+    "FROM channel_settings c WHERE c.guild_id = g.guild_id AND c.channel_id IN (g.channel_id, '*'))::text AS settings, "
+    "(SELECT COALESCE(json_agg(u.user_id), '[]') FROM user_settings u JOIN seats s ON s.user_id = u.user_id "
+    "WHERE s.game_id = g.id AND u.key = 'pings' AND u.value = 'off')::text AS muted, "
+    "(SELECT COALESCE(json_agg(json_build_array(key, value)), '[]') FROM game_notes "
+    "WHERE game_id = g.id)::text AS notes"
+)
 
 
 def placeholders(sql: str) -> str:
@@ -305,55 +316,29 @@ class PostgresStore:
 
     async def table(self, guild_id: str, channel_id: str) -> TableRow | None:
         return await self._read_table(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = $1 AND channel_id = $2 "
-            "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+            "WHERE guild_id = $1 AND channel_id = $2 ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
             (guild_id, channel_id),
         )
 
     async def table_by_id(self, game_id: int) -> TableRow | None:
-        return await self._read_table(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", (game_id,))
+        return await self._read_table("WHERE id = $1", (game_id,))
 
-    async def _read_table(self, sql: str, params: tuple[Any, ...]) -> TableRow | None:
-        # One snapshot (REPEATABLE READ): another process may write between the statements otherwise.
-        async with (
-            self._pool.acquire() as connection,
-            connection.transaction(isolation="repeatable_read", readonly=True),
-        ):
-            found = await connection.fetchrow(sql, *params)
-            if found is None:
-                return None
-            game = _game(found)
-            seats = [
-                SeatRow(*row)
-                for row in await connection.fetch(
-                    "SELECT seat, user_id, display_name, kind, bot_level FROM seats WHERE game_id = $1 ORDER BY seat",
-                    game.id,
-                )
-            ]
-            settings = {
-                key: value
-                for key, value in await connection.fetch(
-                    "SELECT key, value FROM channel_settings WHERE guild_id = $1 AND channel_id IN ($2, '*') "
-                    "ORDER BY channel_id = '*' DESC",
-                    game.guild_id,
-                    game.channel_id,
-                )
-            }
-            muted = frozenset(
-                row[0]
-                for row in await connection.fetch(
-                    "SELECT u.user_id FROM user_settings u JOIN seats s ON s.user_id = u.user_id "
-                    "WHERE s.game_id = $1 AND u.key = 'pings' AND u.value = 'off'",
-                    game.id,
-                )
-            )
-            notes = {
-                key: value
-                for key, value in await connection.fetch(
-                    "SELECT key, value FROM game_notes WHERE game_id = $1", game.id
-                )
-            }
-        return TableRow(game, seats, settings, muted, notes)
+    async def _read_table(self, where: str, params: tuple[Any, ...]) -> TableRow | None:
+        """The game with its seats, settings, muted players and notes in one statement: one round trip
+        (a command's one read) and one snapshot, since a statement sees a single state of the database."""
+        async with self._pool.acquire() as connection:
+            found = await connection.fetchrow(f"SELECT {_GAME_COLUMNS}, {_TABLE_EXTRAS} FROM games g {where}", *params)
+        if found is None:
+            return None
+        game = _game(tuple(found)[:-4])
+        seats, settings, muted, notes = (json.loads(found[name]) for name in ("seats", "settings", "muted", "notes"))
+        return TableRow(
+            game,
+            [SeatRow(*seat) for seat in seats],
+            {key: value for key, value in settings},  # guild-wide first, so the channel's own win
+            frozenset(muted),
+            {key: value for key, value in notes},
+        )
 
     async def commit(
         self,
@@ -392,6 +377,14 @@ class PostgresStore:
                 sets.append(f"{column} = ?")
                 params.append(value)
         outbox_id: int | None = None
+        if seats is None and revert_from_seq is None and not revert_seqs and not notes:
+            # A plain move: one statement, so one round trip (a statement is atomic on its own).
+            sql, args = _move_statement(game, sets, params, moves, cancel_timers, add_timers, announce, now)
+            async with self._pool.acquire() as connection:
+                found = await connection.fetchrow(sql, *args)
+            if found["changed"] != 1:
+                raise StaleVersion(game.id)
+            return _committed(game, now, state, status, seed, host_id, paused, salt, commitment), found["outbox"]
         async with self._pool.acquire() as connection, connection.transaction():
             changed = await connection.execute(
                 placeholders(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"),
@@ -450,18 +443,7 @@ class PostgresStore:
                         now,
                     )
                 )
-        changed_fields: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
-        given: dict[str, Any] = {
-            "state": state,
-            "status": status,
-            "seed": seed,
-            "host_id": host_id,
-            "paused": paused,
-            "salt": salt,
-            "commitment": commitment,
-        }
-        changed_fields.update({key: value for key, value in given.items() if value is not None})
-        return replace(game, **changed_fields), outbox_id
+        return _committed(game, now, state, status, seed, host_id, paused, salt, commitment), outbox_id
 
     # ----- the outbox ------------------------------------------------------------------------
 
@@ -621,6 +603,91 @@ class PostgresStore:
             "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
             (user_id, key, value),
         )
+
+
+def _committed(
+    game: GameRow,
+    now: float,
+    state: dict[str, Any] | None,
+    status: GameStatus | None,
+    seed: int | None,
+    host_id: str | None,
+    paused: bool | None,
+    salt: str | None,
+    commitment: str | None,
+) -> GameRow:
+    """The row as a commit left it, built here rather than read back."""
+    given: dict[str, Any] = {
+        "state": state,
+        "status": status,
+        "seed": seed,
+        "host_id": host_id,
+        "paused": paused,
+        "salt": salt,
+        "commitment": commitment,
+    }
+    changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
+    changed.update({key: value for key, value in given.items() if value is not None})
+    return replace(game, **changed)
+
+
+def _move_statement(
+    game: GameRow,
+    sets: list[str],
+    set_params: list[Any],
+    moves: Sequence[MoveRecord],
+    cancel_timers: Iterable[str] | Literal["all"],
+    add_timers: Sequence[NewTimer],
+    announce: Announcement | None,
+    now: float,
+) -> tuple[str, list[Any]]:
+    """A plain move's commit as one statement of data-modifying CTEs, every part keyed on ``g`` (the
+    version-checked UPDATE): when the version is stale ``g`` is empty and nothing else is written.
+    Returns one row: ``changed`` (1 or 0) and ``outbox`` (the announcement's id, or NULL)."""
+    args: list[Any] = []
+
+    def arg(value: Any, cast: str) -> str:
+        args.append(value)
+        return f"${len(args)}::{cast}"
+
+    assignments = placeholders(", ".join(sets))  # ``?`` in order: the first len(set_params) arguments
+    args.extend(set_params)
+    parts = [
+        f"g AS (UPDATE games SET {assignments} WHERE id = {arg(game.id, 'bigint')} "
+        f"AND version = {arg(game.version, 'bigint')} RETURNING id)"
+    ]
+    if moves:
+        parts.append(
+            "m AS (INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
+            "SELECT g.id, (SELECT COALESCE(MAX(seq), 0) FROM moves WHERE game_id = g.id) + x.n, x.seat, x.user_id, "
+            f"x.text, x.irreversible, {arg(now, 'float8')} FROM g, unnest("
+            f"{arg([m.seat for m in moves], 'bigint[]')}, {arg([m.user_id for m in moves], 'text[]')}, "
+            f"{arg([m.text for m in moves], 'text[]')}, {arg([int(m.irreversible) for m in moves], 'bigint[]')}"
+            ") WITH ORDINALITY AS x(seat, user_id, text, irreversible, n))"
+        )
+    # The DELETE and the INSERT of timers see the same snapshot: new timers are never cancelled here.
+    if cancel_timers == "all":
+        parts.append("d AS (DELETE FROM timers WHERE game_id IN (SELECT id FROM g))")
+    elif kinds := list(cancel_timers):
+        parts.append(
+            f"d AS (DELETE FROM timers WHERE game_id IN (SELECT id FROM g) AND kind = ANY({arg(kinds, 'text[]')}))"
+        )
+    if add_timers:
+        parts.append(
+            "t AS (INSERT INTO timers (game_id, kind, due_at, payload, created_at) "
+            f"SELECT g.id, x.kind, x.due_at, x.payload, {arg(now, 'float8')} FROM g, unnest("
+            f"{arg([t.kind for t in add_timers], 'text[]')}, {arg([t.due_at for t in add_timers], 'float8[]')}, "
+            f"{arg([dumps(t.payload) for t in add_timers], 'text[]')}) AS x(kind, due_at, payload))"
+        )
+    if announce is not None:
+        parts.append(
+            "o AS (INSERT INTO outbox (game_id, version, text, pings, board, created_at) "
+            f"SELECT g.id, {arg(game.version + 1, 'bigint')}, {arg(announce.text, 'text')}, "
+            f"{arg(dumps(announce.pings), 'text')}, {arg(int(announce.board), 'bigint')}, {arg(now, 'float8')} "
+            "FROM g RETURNING id)"
+        )
+    outbox = "(SELECT id FROM o)" if announce is not None else "NULL::bigint"
+    return f"WITH {', '.join(parts)} SELECT (SELECT COUNT(*) FROM g) AS changed, {outbox} AS outbox", args
 
 
 async def _replace_seats(connection: Any, game_id: int, seats: Sequence[SeatRow]) -> None:
