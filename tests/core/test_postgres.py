@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import asyncpg
+import pytest
 
 from bot.core import Conductor
 from storage import Announcement, NewTimer, Shards, Store, open_store, shard_of
@@ -216,3 +217,35 @@ async def _contents(store: Store) -> dict[str, object]:
     rows["outbox"] = await store.pending_announcements()
     rows["settings"] = [await store.channel_setting("g1", "c1", "reminder"), await store.user_setting("2", "pings")]
     return rows
+
+
+def test_settings_pick_the_database_and_the_shards(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    from bot.settings import SettingsError, load_settings
+
+    for key in ("DATABASE_URL", "DATABASE_PATH", "SHARD_COUNT", "SHARD_IDS", "CONDUCTOR_HOME"):
+        monkeypatch.delenv(key, raising=False)
+    none = tmp_path / "no.env"
+    plain = load_settings(str(none))
+    assert plain.database == plain.database_path and plain.shards is None
+    monkeypatch.setenv("DATABASE_URL", "sqlite:////srv/bot/games.db")
+    assert load_settings(str(none)).database == "/srv/bot/games.db"
+    monkeypatch.setenv("DATABASE_URL", "postgresql://bot@db/conductor")
+    monkeypatch.setenv("SHARD_COUNT", "4")
+    monkeypatch.setenv("SHARD_IDS", "3, 1")
+    sharded = load_settings(str(none))
+    assert sharded.database == "postgresql://bot@db/conductor"
+    assert sharded.shards == Shards(4, frozenset({1, 3})) and sharded.shard_ids == (1, 3)
+    monkeypatch.setenv("SHARD_IDS", "")
+    assert load_settings(str(none)).shards == Shards(4, frozenset(range(4)))
+    for count, ids in (("4", "4"), ("0", ""), ("two", ""), ("", "1")):
+        monkeypatch.setenv("SHARD_COUNT", count)
+        monkeypatch.setenv("SHARD_IDS", ids)
+        with pytest.raises(SettingsError):
+            load_settings(str(none))
+
+
+def test_a_postgresql_server_that_is_not_there_is_one_line(postgres_cluster):
+    closed = postgres_cluster.database_url("nothing").replace(f":{postgres_cluster.port}/", ":1/")
+    done = _cli("check", DATABASE_URL=closed)
+    assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
+    assert "cannot open the database postgresql://postgres@127.0.0.1:1/nothing" in done.stderr
