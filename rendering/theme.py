@@ -11,9 +11,19 @@ from __future__ import annotations
 import heapq
 import io
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
+
+# Rules every image follows (issue 13): phones show a board about 400 px wide, so text below
+# these sizes cannot be read there. Sizes are the font's pixel size (Pillow's ``size``).
+MAX_WIDTH = 1600
+MIN_TEXT = 16  # every piece of text
+MIN_TYPED = 20  # coordinates and names a player must type into a command
 
 BACKGROUND = (250, 248, 242)
 INK = (30, 30, 30)
@@ -84,6 +94,36 @@ def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int
     return mask, left, top
 
 
+Box = tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
+class DrawnText:
+    """One piece of text a renderer drew: what, how big, where its ink is, and the box it must stay in."""
+
+    text: str
+    size: int
+    ink: tuple[int, int, int, int]  # left, top, right, bottom of the glyphs as pasted
+    box: Box | None  # the box the text belongs in; None = the image
+    typed: bool  # a coordinate or name a player types: held to MIN_TYPED
+    image_size: tuple[int, int]
+
+
+# Tests render inside ``recording()`` to check every text against the rules; renderers never read it.
+_RECORD: ContextVar[list[DrawnText] | None] = ContextVar("drawn_text", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[list[DrawnText]]:
+    """Collect every text drawn through this module (in this thread/context) while inside."""
+    drawn: list[DrawnText] = []
+    token = _RECORD.set(drawn)
+    try:
+        yield drawn
+    finally:
+        _RECORD.reset(token)
+
+
 def stamp_text(
     image: Image.Image,
     xy: tuple[float, float],
@@ -91,13 +131,82 @@ def stamp_text(
     size: int,
     fill: tuple[int, int, int] = INK,
     anchor: str = "la",
+    *,
+    box: Box | None = None,
+    typed: bool = False,
 ) -> None:
-    """Like ``ImageDraw.text`` (same anchors) but with cached glyph masks: much faster."""
+    """Like ``ImageDraw.text`` (same anchors) but with cached glyph masks: much faster.
+
+    ``box`` is the area the text belongs in (a cell, a card, a strip) and ``typed`` marks
+    coordinates and names players type; both only matter to ``recording()``.
+    """
     if not text:
         return
     mask, left, top = _text_mask(text, size, anchor)
     x, y = round(xy[0]) + left, round(xy[1]) + top
     image.paste(fill, (x, y, x + mask.width, y + mask.height), mask)
+    drawn = _RECORD.get()
+    if drawn is not None:
+        drawn.append(DrawnText(text, size, (x, y, x + mask.width, y + mask.height), box, typed, image.size))
+
+
+def draw_text(
+    image: Image.Image,
+    box: Box,
+    text: str,
+    size: int,
+    fill: tuple[int, int, int] = INK,
+    *,
+    align: str = "m",
+    max_lines: int = 2,
+    min_size: int = MIN_TEXT,
+    typed: bool = False,
+) -> int:
+    """``text`` fitted inside ``box`` and drawn there; returns the size used.
+
+    Tries ``size`` on one line, then wrapped to ``max_lines``, then smaller sizes down to
+    ``min_size`` (never below), and only then abbreviates (``fit_lines``) at ``min_size``.
+    ``align`` is "l", "m" or "r"; lines are centred vertically in the box.
+    """
+    x0, y0, x1, y1 = box
+    width, height = x1 - x0, y1 - y0
+    floor = max(min_size, MIN_TYPED if typed else MIN_TEXT)
+    lines: tuple[str, ...] | None = None
+    chosen = max(size, floor)
+    for candidate in range(max(size, floor), floor - 1, -1):
+        wrapped = wrap_lines(text, candidate, width, max_lines)
+        if wrapped is not None and len(wrapped) * line_height(candidate) <= height + 1:
+            lines, chosen = wrapped, candidate
+            break
+    if lines is None:
+        chosen = floor
+        fit_count = max(1, min(max_lines, int((height + 1) // line_height(floor))))
+        lines = fit_lines(text, floor, width, fit_count)
+    step = line_height(chosen)
+    top = y0 + (height - step * len(lines)) / 2 + step / 2
+    x, anchor = {"l": (x0, "lm"), "r": (x1, "rm")}.get(align, ((x0 + x1) / 2, "mm"))
+    for index, line in enumerate(lines):
+        stamp_text(image, (x, top + index * step), line, chosen, fill, anchor, box=box, typed=typed)
+    return chosen
+
+
+def text_problems(drawn: list[DrawnText], slack: int = 1) -> list[str]:
+    """What breaks the text rules in ``drawn`` (from ``recording()``): too small, or outside its box."""
+    problems = []
+    for item in drawn:
+        floor = MIN_TYPED if item.typed else MIN_TEXT
+        if item.size < floor:
+            problems.append(f"{item.text!r} is {item.size} px, below {floor} px")
+        x0, y0, x1, y1 = item.box if item.box is not None else (0, 0, *item.image_size)
+        left, top, right, bottom = item.ink
+        if left < x0 - slack or top < y0 - slack or right > x1 + slack or bottom > y1 + slack:
+            problems.append(f"{item.text!r} at {item.ink} leaves its box {item.box or 'the image'}")
+    return problems
+
+
+def line_height(size: int) -> int:
+    """The height one line of ``size`` text takes, with a little leading."""
+    return round(size * 1.2)
 
 
 @lru_cache(maxsize=8192)

@@ -45,3 +45,26 @@ def test_to_png_fast_is_a_small_png() -> None:
     png = decode(theme.to_png_fast(image))
     assert png.size == (300, 200)
     assert png.convert("RGB").getpixel((50, 50)) == theme.player_colour(5)
+
+
+def test_draw_text_never_goes_below_the_minimum_and_stays_in_its_box() -> None:
+    image = Image.new("RGB", (400, 200), theme.BACKGROUND)
+    with theme.recording() as drawn:
+        used = theme.draw_text(image, (10, 10, 110, 60), "Shinjuku Station Grand Central", 30)
+        typed = theme.draw_text(image, (200, 10, 260, 40), "H6", 12, typed=True)
+    assert used == theme.MIN_TEXT
+    assert typed == theme.MIN_TYPED
+    assert drawn and theme.text_problems(drawn) == []
+
+
+def test_text_problems_reports_small_and_escaping_text() -> None:
+    image = Image.new("RGB", (200, 60), theme.BACKGROUND)
+    with theme.recording() as drawn:
+        theme.stamp_text(image, (5, 5), "tiny", 11)
+        theme.stamp_text(image, (5, 30), "A long label", 18, box=(0, 25, 40, 55))
+        theme.stamp_text(image, (150, 5), "B2", 16, typed=True)
+    problems = theme.text_problems(drawn)
+    assert len(problems) == 3
+    assert "'tiny' is 11 px" in problems[0]
+    assert "leaves its box" in problems[1]
+    assert "below 20 px" in problems[2]
