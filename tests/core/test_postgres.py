@@ -249,3 +249,23 @@ def test_a_postgresql_server_that_is_not_there_is_one_line(postgres_cluster):
     done = _cli("check", DATABASE_URL=closed)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "cannot open the database postgresql://postgres@127.0.0.1:1/nothing" in done.stderr
+
+
+def test_both_stores_have_the_same_public_methods_and_signatures():
+    """One interface, two implementations: a method added to one must be added to the other."""
+    import inspect
+
+    def public(cls: type) -> dict[str, inspect.Signature]:
+        return {
+            name: inspect.signature(member)
+            for name, member in inspect.getmembers(cls, inspect.isfunction)
+            if not name.startswith("_") or name in ("_one", "_all", "_write")
+        }
+
+    sqlite, postgres = public(Store), public(PostgresStore)
+    assert set(sqlite) - {"open"} == set(postgres) - {"open"}
+    for name, signature in sqlite.items():
+        if name not in ("open", "__init__"):
+            assert str(signature.replace(return_annotation=None)) == str(
+                postgres[name].replace(return_annotation=None)
+            ), name

@@ -45,8 +45,8 @@ def posts_containing(fake: FakeDiscord, channel: int, text: str) -> list[Message
     return [m for m in fake.public_messages(channel) if text in m.content]
 
 
-async def start_bot(fake: FakeDiscord, workdir: Path, **env: str) -> BotProcess:
-    process = BotProcess(fake, workdir, {"CONDUCTOR_TEST_HOOKS": "1", **env})
+async def start_bot(fake: FakeDiscord, workdir: Path, database_url: str | None = None, **env: str) -> BotProcess:
+    process = BotProcess(fake, workdir, {"CONDUCTOR_TEST_HOOKS": "1", **env}, database_url=database_url)
     code, out = await process.cli("sync", "--guild", str(fake.GUILD))
     assert code == 0, out
     await process.start()
@@ -56,6 +56,12 @@ async def start_bot(fake: FakeDiscord, workdir: Path, **env: str) -> BotProcess:
 async def exit_code(process: BotProcess, timeout: float = 20.0) -> int:
     assert process.process is not None
     return await asyncio.wait_for(process.process.wait(), timeout)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """The SQLite file (None), or a fresh PostgreSQL database."""
+    return str(request.getfixturevalue("postgres_url")) if request.param == "postgres" else None
 
 
 @pytest.fixture
@@ -152,9 +158,9 @@ async def test_sigterm_lets_the_command_in_flight_finish_and_exits_cleanly(
 
 
 async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repairs(
-    fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess]
+    fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess], database_url: str | None
 ) -> None:
-    bot = await start_bot(fake, tmp_path, CONDUCTOR_TEST_KILL_AFTER="/tt announce")
+    bot = await start_bot(fake, tmp_path, database_url, CONDUCTOR_TEST_KILL_AFTER="/tt announce")
     processes.append(bot)
     table = fake.extra_channels[0]
     for channel in (F.GAMES, table):
