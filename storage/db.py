@@ -225,6 +225,12 @@ def _shard_filter(shards: Shards | None) -> str:
     return f"COALESCE({shard}, 0) IN ({ids})"
 
 
+def timer_payload(stored: Any) -> dict[str, Any]:
+    """A timer's payload; {} when it cannot be decoded (the timer still fires, by its kind)."""
+    value, _ = _decode_object(stored, "payload")
+    return value or {}
+
+
 def dumps(value: Any) -> str:
     """Canonical JSON so equal states are equal strings."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
@@ -839,7 +845,8 @@ class Store:
             except BaseException:
                 await self._db.execute("ROLLBACK")
                 raise
-        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        # Already taken: a payload that cannot be decoded must not lose the batch's other timers.
+        return [TimerRow(r[0], r[1], r[2], r[3], timer_payload(r[4])) for r in rows]
 
     async def due_timers(self, now: float) -> list[TimerRow]:
         rows = await self._all(

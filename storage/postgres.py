@@ -36,6 +36,7 @@ from storage.db import (
     TimerRow,
     _game,
     dumps,
+    timer_payload,
 )
 from storage.postgres_migrate import migrate_postgres
 from storage.shards import Shards
@@ -100,7 +101,7 @@ class WriteResult:
 
 
 def _timer(row: Any) -> TimerRow:
-    return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4]))
+    return TimerRow(row[0], row[1], row[2], row[3], timer_payload(row[4]))
 
 
 class PostgresStore:

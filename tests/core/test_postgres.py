@@ -269,3 +269,12 @@ def test_both_stores_have_the_same_public_methods_and_signatures():
             assert str(signature.replace(return_annotation=None)) == str(
                 postgres[name].replace(return_annotation=None)
             ), name
+
+
+async def test_a_claimed_timer_whose_payload_cannot_be_decoded_does_not_lose_the_others(store: Store):
+    game = await store.create_game("g", "c", "tiny-towns", "1", "ann", {}, "1")
+    for i in range(3):
+        await store.add_timer("reminder", float(i), game.id, {"i": i})
+    await store._write("UPDATE timers SET payload = '{broken' WHERE due_at = 1")
+    claimed = await store.claim_due_timers(10.0)
+    assert [t.payload for t in claimed] == [{"i": 0}, {}, {"i": 2}]
