@@ -379,7 +379,7 @@ class Conductor:
         """A front end has posted this announcement (and so every older one of its game)."""
         await self.store.mark_announced(outbox_id)
 
-    async def repair(self) -> list[tuple[str, str, Reply]]:
+    async def repair(self, channel: tuple[str, str] | None = None) -> list[tuple[str, str, Reply]]:
         """On start-up, after a crash or a restart: play the bot turns that are due, give every game
         waiting on a human its reminder and deadline, and return one post per channel whose
         announcements were not all posted: the latest board, the texts and pings not yet sent."""
@@ -391,7 +391,8 @@ class Conductor:
         posts = []
         pending: dict[int, list[OutboxRow]] = {}
         # Claimed (marked posted as taken): however many processes start at once, each goes out once.
-        for entry in await self.store.claim_announcements(self.shards):
+        # ``channel``: a front end serving one channel (the console) takes only that channel's.
+        for entry in await self.store.claim_announcements(self.shards, channel):
             pending.setdefault(entry.game_id, []).append(entry)
         for game_id, entries in pending.items():
             found = await self.store.table_by_id(game_id)

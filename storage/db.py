@@ -225,6 +225,11 @@ def _shard_filter(shards: Shards | None) -> str:
     return f"COALESCE({shard}, 0) IN ({ids})"
 
 
+def _channel_filter(channel: tuple[str, str] | None) -> tuple[str, tuple[str, ...]]:
+    """A WHERE condition on the joined ``games g`` keeping one (guild, channel), with its parameters."""
+    return ("1 = 1", ()) if channel is None else ("g.guild_id = ? AND g.channel_id = ?", channel)
+
+
 def timer_payload(stored: Any) -> dict[str, Any]:
     """A timer's payload; {} when it cannot be decoded (the timer still fires, by its kind)."""
     value, _ = _decode_object(stored, "payload")
@@ -728,16 +733,21 @@ class Store:
             for i, g, v, text, pings, board in rows
         ]
 
-    async def claim_announcements(self, shards: Shards | None = None) -> list[OutboxRow]:
-        """Take the pending announcements of ``shards``' guilds for posting, oldest first: they are marked
-        posted as they are taken, so each goes to exactly one caller however many processes claim."""
+    async def claim_announcements(
+        self, shards: Shards | None = None, channel: tuple[str, str] | None = None
+    ) -> list[OutboxRow]:
+        """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting,
+        oldest first: they are marked posted as they are taken, so each goes to exactly one caller however
+        many processes claim."""
+        where, params = _channel_filter(channel)
         async with self._lock:
             await self._db.execute("BEGIN IMMEDIATE")
             try:
                 async with self._db.execute(
                     "SELECT o.id, o.game_id, o.version, o.text, o.pings, o.board FROM outbox o "
                     f"JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL AND {_shard_filter(shards)} "
-                    "ORDER BY o.id"
+                    f"AND {where} ORDER BY o.id",
+                    params,
                 ) as cursor:
                     rows = list(await cursor.fetchall())
                 await self._db.executemany(

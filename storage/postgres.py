@@ -464,17 +464,21 @@ class PostgresStore:
             for i, g, v, text, pings, board in rows
         ]
 
-    async def claim_announcements(self, shards: Shards | None = None) -> list[OutboxRow]:
-        """Take the pending announcements of ``shards``' guilds for posting: they are marked posted as they
-        are taken, so of several processes claiming at once each row goes to exactly one (rows another
-        process is claiming are skipped, not waited for)."""
+    async def claim_announcements(
+        self, shards: Shards | None = None, channel: tuple[str, str] | None = None
+    ) -> list[OutboxRow]:
+        """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting:
+        they are marked posted as they are taken, so of several processes claiming at once each row goes
+        to exactly one (rows another process is claiming are skipped, not waited for)."""
+        where = "TRUE" if channel is None else "g.guild_id = $2 AND g.channel_id = $3"
         async with self._pool.acquire() as connection, connection.transaction():
             rows = await connection.fetch(
                 "UPDATE outbox SET posted_at = $1 WHERE id IN ("
                 "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id "
-                f"WHERE o.posted_at IS NULL AND {_shard_filter(shards)} FOR UPDATE OF o SKIP LOCKED"
+                f"WHERE o.posted_at IS NULL AND {_shard_filter(shards)} AND {where} FOR UPDATE OF o SKIP LOCKED"
                 ") RETURNING id, game_id, version, text, pings, board",
                 self._clock(),
+                *(channel or ()),
             )
         return [
             OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))

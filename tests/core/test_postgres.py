@@ -138,6 +138,7 @@ async def test_a_process_claims_only_the_timers_and_posts_of_its_shards(store: S
         games[GUILD_ON_0].id,
         games["console"].id,  # not a snowflake: shard 0, as shard_of says
     }
+    assert await store.claim_announcements(channel=(GUILD_ON_1, "elsewhere")) == []
     assert [r.announcement.text for r in await store.claim_announcements(one)] == [GUILD_ON_1]
     assert [r.announcement.text for r in await store.claim_announcements(zero)] == [GUILD_ON_0, "console"]
     assert await store.next_timer() is None
