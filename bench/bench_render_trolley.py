@@ -32,23 +32,8 @@ TARGET_BYTES = 300_000
 
 
 def clear_caches() -> None:
-    for cached in (
-        trolley_town._cell_image,
-        trolley_town._free_cell,
-        trolley_town._label,
-        trolley_town._name_lines,
-        trolley_town._piece_sprite,
-        trolley_town._letter_mask,
-        trolley_town._building_list_image,
-        trolley_town._market_image,
-        trolley_town._empty_card,
-        trolley_town._tile_card,
-        trolley_town._basic_card,
-        trolley_town._legend,
-        theme._text_mask,
-        theme.text_width,
-        theme._fit_lines,
-    ):
+    trolley_town.clear_caches()
+    for cached in (theme._text_mask, theme.text_width, theme._fit_lines):
         cached.cache_clear()
 
 

@@ -6,12 +6,20 @@ scaled down when it sprawls) and the building market with a legend. ``render_boa
 draws that seat's town large, with the empty cells it may build on labelled and every building's
 full effect text listed, the other towns as small overviews, and the market.
 
-Colour is never the only cue: each resource piece has its own shape and letter, each effect timing
-its own letter badge (both explained in the legend), routes are drawn as track, and a building has
-a track stub only on the sides where a route connects to it, so the transport network reads at a
-glance (a route end that meets a tile without connecting gets a buffer stop). Cells and market
-cards are drawn once per distinct content and size and then pasted; text is stamped from cached
-glyph masks; and the PNG palette is taken from a sample of the pixels (see ``encode``).
+Text follows the theme's rules (issue 13): never below ``theme.MIN_TEXT`` px, the coordinates and
+building names players type at least ``theme.MIN_TYPED`` px, each inside its box. The image is
+840 px wide so a phone shows it at about half size; market cards sit three a row so their names
+(22 px) and effects (19 px) stay readable there. A building too small to name in its cell gets its
+abbreviation (spelled out in the key), and a resource piece too small for a readable letter shows
+its shape alone.
+
+Colour is never the only cue: every player has a shape (circle, square, triangle, diamond) beside
+their name, each resource piece its own shape and letter, each effect timing its own letter badge
+(all explained in the legend), routes are drawn as track, and a building has a track stub only on
+the sides where a route connects to it, so the transport network reads at a glance (a route end that
+meets a tile without connecting gets a buffer stop). Cells and market cards are drawn once per
+distinct content and size and then pasted; text is stamped from cached glyph masks; and the PNG
+palette is taken from a sample of the pixels (see ``encode``).
 """
 
 from __future__ import annotations
@@ -100,7 +108,7 @@ SIDES = ("N", "E", "S", "W")
 STEP: dict[str, Pos] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 BLOCKED = (190, 40, 30)  # buffer stops
 
-WIDTH = 1040  # every image; a phone shows it ~440 px wide, a 0.42 scale
+WIDTH = 840  # every image; a phone shows it ~400 px wide, about half size, so 20 px text reads as 10
 MARGIN = 12
 GAP = 10
 PAD = 8
@@ -108,8 +116,7 @@ PANEL_FILL = (255, 254, 251)
 EMPTY_CELL = (244, 241, 233)
 MAX_CELL = 104  # overview towns
 FOCUS_MAX_CELL = 150  # the focused town
-SMALL_MAX_CELL = 46  # the other towns below a focused one
-TEXT_CELL = 130  # cells at least this large also carry their effect text
+SMALL_MAX_CELL = {1: 80, 2: 60}  # the other towns below a focused one, by how many share the row (else 46)
 SIDE_BY_SIDE_CELL = 60  # towns stay in one row while every cell keeps this size
 MAX_GRID_HEIGHT = 470  # overview: a tall town is scaled down rather than stretching the image
 ONE_ROW_GRID_HEIGHT = 640  # the same when all towns share one row
@@ -143,20 +150,40 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     return encode(board_image(view, focus))
 
 
+def clear_caches() -> None:
+    """Empty every drawing cache (tests record the text of a whole image; the bench's cold case)."""
+    for cached in (
+        _cell_image,
+        _free_cell,
+        _label,
+        _name_lines,
+        _piece_sprite,
+        _letter_mask,
+        _building_list_image,
+        _market_image,
+        _empty_card,
+        _tile_card,
+        _tile_height,
+        _basic_card,
+        _legend,
+    ):
+        cached.cache_clear()
+
+
 def encode(image: Image.Image) -> bytes:
     """Palette PNG, like ``theme.to_png_fast`` but about three times faster on these tall boards.
 
     ``to_png_fast`` runs the octree quantiser over every pixel (~20 ms a megapixel here, and a
-    4-player board is ~1.6 megapixels). The board is flat art in a few dozen colours plus text
-    edges, so a palette built from every fourth pixel of every fourth row is the same palette;
-    mapping the image onto it without dithering is cheap, and zlib level 3 is twice as fast as 6
-    for a few percent more bytes.
+    4-player board is ~2.3 megapixels). The board is flat art in a few dozen colours plus text
+    edges, so a 128-colour palette built from every eighth pixel of every eighth row is the same
+    palette; mapping the image onto it without dithering is cheap, and zlib level 2 is about twice
+    as fast as 6 for a few percent more bytes (the boards stay far below 300 KB).
     """
-    sample = image.resize((max(1, image.width // 4), max(1, image.height // 4)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=192, method=Image.Quantize.FASTOCTREE)
+    sample = image.resize((max(1, image.width // 8), max(1, image.height // 8)), Image.Resampling.NEAREST)
+    palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
     indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
     buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", optimize=False, compress_level=3)
+    indexed.save(buffer, format="PNG", optimize=False, compress_level=2)
     return buffer.getvalue()
 
 
@@ -175,7 +202,8 @@ def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
         others = [seat for seat in range(len(towns)) if seat != focus]
         if others:
             panel = (inner - GAP * (len(others) - 1)) // len(others)
-            rows.append([_plan(towns, seat, panel, SMALL_MAX_CELL, SMALL_GRID_HEIGHT) for seat in others])
+            small = SMALL_MAX_CELL.get(len(others), 46)
+            rows.append([_plan(towns, seat, panel, small, SMALL_GRID_HEIGHT) for seat in others])
         focus_list = _building_list(towns[focus], inner)
     key_entries = _abbreviation_key(towns, rows, skip=focus)
     key_h = _key_height(key_entries, inner)
@@ -232,14 +260,15 @@ def _bounds(town: Mapping[str, Any], margin: int) -> tuple[int, int, int, int]:
 
 
 def _label_size(cell: int) -> int:
-    return max(12, min(17, round(cell * 0.22)))
+    """Axis labels are the coordinates players type: always MIN_TYPED."""
+    return theme.MIN_TYPED
 
 
 def _gutters(bounds: tuple[int, int, int, int], cell: int) -> tuple[int, int]:
     """(left, top) room for the axis labels."""
     size = _label_size(cell)
     widest = max(text_width(str(v), size) for v in (bounds[1], bounds[3]))
-    return round(widest) + 8, size + 6
+    return round(widest) + 10, size + 8
 
 
 def _plan(
@@ -293,7 +322,7 @@ def _panel_height(view: Mapping[str, Any], plan: _TownPlan) -> int:
     plan.header_lines = 1 if _town_tags_fit(view, town, plan) else 2
     pending = len(_pending(town))
     header = 34 if plan.header_lines == 1 else 58
-    return PAD + header + gutter_top + rows * plan.cell + (6 + 20 * pending if pending else 0) + PAD
+    return PAD + header + gutter_top + rows * plan.cell + (6 + 22 * pending if pending else 0) + PAD
 
 
 # --------------------------------------------------------------------------------------------
@@ -312,12 +341,45 @@ def _seat(town: Mapping[str, Any], index: int) -> int:
     return seat if isinstance(seat, int) and not isinstance(seat, bool) else index
 
 
-def _bold(image: Image.Image, xy: tuple[float, float], text: str, size: int, fill: Colour, anchor: str = "la") -> None:
-    """Pillow's bundled font has no bold face: the text is stamped twice, one pixel apart (from
-    15 px up; smaller text would smear)."""
-    stamp_text(image, xy, text, size, fill, anchor)
-    if size >= 15:
-        stamp_text(image, (xy[0] + 1, xy[1]), text, size, fill, anchor)
+def _bold(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: Colour,
+    anchor: str = "la",
+    *,
+    box: Box | None = None,
+    typed: bool = False,
+) -> None:
+    """Pillow's bundled font has no bold face: the text is stamped twice, one pixel apart."""
+    stamp_text(image, xy, text, size, fill, anchor, box=box, typed=typed)
+    stamp_text(image, (xy[0] + 1, xy[1]), text, size, fill, anchor, box=box, typed=typed)
+
+
+PLAYER_SHAPES = ("circle", "square", "triangle", "diamond", "star", "cross")
+
+
+def _player_mark(draw: ImageDraw.ImageDraw, seat: int, cx: float, cy: float, r: float) -> None:
+    """The seat's shape in its colour (circle, square, triangle, diamond): colour is never the only cue."""
+    colour = player_colour(seat)
+    shape = PLAYER_SHAPES[seat % len(PLAYER_SHAPES)]
+    edge = shade(colour, 0.5)
+    if shape == "circle":
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=edge, width=2)
+    elif shape == "square":
+        draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=edge, width=2)
+    elif shape == "triangle":
+        draw.polygon([(cx, cy - r - 1), (cx + r + 1, cy + r), (cx - r - 1, cy + r)], fill=colour, outline=edge)
+    elif shape == "diamond":
+        r += 2
+        draw.polygon([(cx, cy - r), (cx + r, cy), (cx, cy + r), (cx - r, cy)], fill=colour, outline=edge)
+    elif shape == "star":
+        _star(draw, (cx - r - 1, cy - r - 1, cx + r + 1, cy + r + 1), colour)
+    else:
+        w = r / 2.4
+        draw.rectangle((cx - r, cy - w, cx + r, cy + w), fill=colour, outline=edge)
+        draw.rectangle((cx - w, cy - r, cx + w, cy + r), fill=colour, outline=edge)
 
 
 def _ordinal(n: int) -> str:
@@ -331,8 +393,10 @@ def _finished(view: Mapping[str, Any]) -> bool:
 def _header_layout(view: Mapping[str, Any], width: int) -> tuple[tuple[str, ...], int, int, int]:
     """(summary lines, chip columns, chip rows, top of the chips)."""
     count = max(1, len(view.get("towns") or []))
-    columns = count if count <= 4 else 3
+    columns = count if count <= 2 else 2 if count == 4 else 3
     summary = str(view.get("summary") or "")
+    if summary.startswith(f"Round {view.get('round')} · ") and ": " in summary:
+        summary = summary.split(": ", 1)[1]  # the round and phase are in the title above
     lines = theme.fit_lines(summary, 20, width - 24, 2) if summary else ()
     return lines, columns, math.ceil(count / columns), 50 + 25 * len(lines)
 
@@ -360,16 +424,18 @@ def _draw_header(
         title += "  (solo)"
     box = 32
     track_w = rounds * (box + 4)
-    _bold(image, (x + 12, y + 10), theme.fit_lines(title, 28, width - 40 - track_w, 1)[0], 28, INK)
+    title_box = (x + 8, y + 4, x + width - 14 - track_w, y + 46)
+    _bold(image, (x + 12, y + 10), theme.fit_lines(title, 28, width - 40 - track_w, 1)[0], 28, INK, box=title_box)
     accent = _colour("accent")
     for r in range(1, rounds + 1):  # the round track: past rounds pale, the current one solid
         bx = x + width - 10 - (rounds - r + 1) * (box + 4)
         current = r == round_no and not finished
         fill = accent if current else (tint(accent, 0.72) if r < round_no or finished else WHITE)
         draw.rounded_rectangle((bx, y + 9, bx + box, y + 9 + box), radius=5, fill=fill, outline=shade(accent, 0.3))
-        stamp_text(image, (bx + box / 2, y + 9 + box / 2), str(r), 19, text_colour_on(fill), "mm")
+        round_box = (bx, y + 9, bx + box, y + 9 + box)
+        stamp_text(image, (bx + box / 2, y + 9 + box / 2), str(r), 19, text_colour_on(fill), "mm", box=round_box)
     for i, line in enumerate(lines):
-        stamp_text(image, (x + 12, y + 50 + 25 * i), line, 20, INK)
+        stamp_text(image, (x + 12, y + 50 + 25 * i), line, 20, INK, box=(x, y, x + width, y + top))
     ranks = _ranks(towns) if finished and len(towns) > 1 else {}  # solo: the title says it
     chip_w = (width - 12 - 8 * (columns - 1)) // columns
     for index, town in enumerate(towns):
@@ -417,10 +483,12 @@ def _player_chip(
     draw.rounded_rectangle((x0, y0, x0 + 12, y1), radius=4, fill=colour)
     resigned = bool(town.get("resigned"))
     vp = f"{int(town.get('vp') or 0)} VP"
-    _bold(image, (x1 - 8, y0 + 5), vp, 26, MUTED if resigned else colour, "ra")
+    _bold(image, (x1 - 8, y0 + 5), vp, 26, MUTED if resigned else shade(colour, 0.2), "ra", box=box)
     name = str(town.get("name") or _player_name(view, seat)) + (" (you)" if view.get("viewer") == seat else "")
-    room = x1 - x0 - 30 - text_width(vp, 26)
-    _bold(image, (x0 + 20, y0 + 7), theme.fit_lines(name, 20, room, 1)[0], 20, MUTED if resigned else INK)
+    room = x1 - x0 - 63 - text_width(vp, 26)
+    _player_mark(draw, seat, x0 + 30, y0 + 17, 9)
+    name_text = theme.fit_lines(name, 20, room, 1)[0]
+    _bold(image, (x0 + 45, y0 + 7), name_text, 20, MUTED if resigned else INK, box=box)
     tags: list[Tag] = []
     if rank:
         tags.append((_ordinal(rank), HIGHLIGHT if rank == 1 else (225, 225, 225), INK))
@@ -434,7 +502,7 @@ def _player_chip(
         tags.append(("KICKED" if town.get("kicked") else "RESIGNED", (90, 90, 90), WHITE))
     if town.get("title"):
         tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
-    _tags(image, draw, tags, x0 + 20, y0 + 36, x1 - 6, 15)
+    _tags(image, draw, tags, x0 + 20, y0 + 34, x1 - 6, TOWN_TAG)
 
 
 def _tags_width(tags: Sequence[Tag], size: int) -> float:
@@ -453,7 +521,7 @@ def _tags(
         text = theme.fit_lines(label, size, room, 1)[0]
         w = text_width(text, size) + 10
         draw.rounded_rectangle((x, y, x + w, y + height), radius=4, fill=fill, outline=shade(fill, 0.35))
-        stamp_text(image, (x + 5, y + height / 2 + 1), text, size, fg, "lm")
+        stamp_text(image, (x + 5, y + height / 2 + 1), text, size, fg, "lm", box=(x, y, x + w, y + height))
         x += w + 5
     return x
 
@@ -490,7 +558,7 @@ def _town_tags(view: Mapping[str, Any], town: Mapping[str, Any], seat: int) -> l
 
 TOWN_NAME = 20
 TOWN_VP = 22
-TOWN_TAG = 14
+TOWN_TAG = 16
 
 
 def _town_name(view: Mapping[str, Any], town: Mapping[str, Any], seat: int) -> str:
@@ -504,7 +572,7 @@ def _town_tags_fit(view: Mapping[str, Any], town: Mapping[str, Any], plan: _Town
         return True
     vp = f"{int(town.get('vp') or 0)} VP"
     name = min(text_width(_town_name(view, town, seat), TOWN_NAME), 160)
-    used = 2 * PAD + 18 + name + 10 + _tags_width(tags, TOWN_TAG) + text_width(vp, TOWN_VP) + 8
+    used = 2 * PAD + 30 + name + 10 + _tags_width(tags, TOWN_TAG) + text_width(vp, TOWN_VP) + 8
     return used <= plan.width
 
 
@@ -527,20 +595,21 @@ def _draw_town(
         outline=HIGHLIGHT if to_act else GRID,
         width=3 if to_act else 1,
     )
-    draw.rectangle((x + PAD, y + PAD, x + PAD + 7, y + PAD + 24), fill=player_colour(seat))
+    _player_mark(draw, seat, x + PAD + 9, y + PAD + 12, 9)
     vp = f"{int(town.get('vp') or 0)} VP"
-    _bold(image, (x + width - PAD - 2, y + PAD), vp, TOWN_VP, INK, "ra")
+    head_box = (x, y, x + width, y + PAD + (34 if plan.header_lines == 1 else 58))
+    _bold(image, (x + width - PAD - 2, y + PAD), vp, TOWN_VP, INK, "ra", box=head_box)
     tags = _town_tags(view, town, seat)
-    name_room = width - 2 * PAD - 18 - text_width(vp, TOWN_VP) - 10
+    name_room = width - 2 * PAD - 30 - text_width(vp, TOWN_VP) - 10
     if plan.header_lines == 1 and tags:
         name_room = min(name_room, 160)
     name = theme.fit_lines(_town_name(view, town, seat), TOWN_NAME, name_room, 1)[0]
-    _bold(image, (x + PAD + 14, y + PAD + 1), name, TOWN_NAME, MUTED if town.get("resigned") else INK)
+    _bold(image, (x + PAD + 26, y + PAD + 1), name, TOWN_NAME, MUTED if town.get("resigned") else INK, box=head_box)
     if plan.header_lines == 1:
-        tag_x, tag_y = x + PAD + 14 + text_width(name, TOWN_NAME) + 12, y + PAD + 2
+        tag_x, tag_y = x + PAD + 26 + text_width(name, TOWN_NAME) + 12, y + PAD
         right = x + width - PAD - text_width(vp, TOWN_VP) - 10
     else:
-        tag_x, tag_y, right = x + PAD + 14, y + PAD + 30, x + width - PAD
+        tag_x, tag_y, right = x + PAD + 26, y + PAD + 30, x + width - PAD
     _tags(image, draw, tags, tag_x, tag_y, right, TOWN_TAG)
 
     x0, y0, x1, y1 = bounds = _bounds(town, plan.margin)
@@ -555,10 +624,14 @@ def _draw_town(
     every = 1 if cell >= label * 1.7 else 2 if cell * 2 >= label * 1.9 else 5
     for i in range(columns):
         if (x0 + i) % every == 0:
-            stamp_text(image, (grid_x + i * cell + cell / 2, grid_y - 3), str(x0 + i), label, MUTED, "md")
+            mid = grid_x + i * cell + cell / 2
+            column_box = (mid - cell * every / 2, grid_y - gutter_top, mid + cell * every / 2, grid_y)
+            stamp_text(image, (mid, grid_y - 3), str(x0 + i), label, INK, "md", box=column_box, typed=True)
     for j in range(rows):
         if (y0 + j) % every == 0:
-            stamp_text(image, (grid_x - 5, grid_y + j * cell + cell / 2), str(y0 + j), label, MUTED, "rm")
+            mid = grid_y + j * cell + cell / 2
+            row_box = (grid_x - gutter_left, mid - cell * every / 2, grid_x, mid + cell * every / 2)
+            stamp_text(image, (grid_x - 5, mid), str(y0 + j), label, INK, "rm", box=row_box, typed=True)
     draw.rectangle((grid_x, grid_y, grid_x + columns * cell, grid_y + rows * cell), fill=EMPTY_CELL)
 
     cells = _cells(town)
@@ -579,10 +652,10 @@ def _draw_town(
             draw.line((grid_x, grid_y + j * cell, grid_x + columns * cell, grid_y + j * cell), fill=GRID)
     py = grid_y + rows * cell + 8
     for line in _pending(town):
-        text = theme.fit_lines(line, 15, width - 2 * PAD - 14, 1)[0]
+        text = theme.fit_lines(line, 16, width - 2 * PAD - 14, 1)[0]
         draw.rectangle((x + PAD, py + 3, x + PAD + 7, py + 14), fill=HIGHLIGHT, outline=INK)
-        stamp_text(image, (x + PAD + 14, py), text, 15, INK)
-        py += 20
+        stamp_text(image, (x + PAD + 14, py), text, 16, INK, box=(x, py - 2, x + width - PAD, py + 21))
+        py += 22
 
 
 def _cells(town: Mapping[str, Any]) -> dict[Pos, Mapping[str, Any]]:
@@ -617,8 +690,6 @@ def _placeable(cells: Mapping[Pos, Any]) -> set[Pos]:
 
 
 def _detail(cell: int) -> str:
-    if cell >= TEXT_CELL:
-        return "text"
     if cell >= 54:
         return "full"
     if cell >= 28:
@@ -674,8 +745,9 @@ def _free_cell(pos: Pos, cell: int) -> Image.Image:
     draw = ImageDraw.Draw(image)
     inset = max(2, cell // 14)
     _dashed_rect(draw, (inset, inset, cell - 1 - inset, cell - 1 - inset), MUTED, max(3, cell // 12))
-    size = max(10, min(20, cell // 5))
-    stamp_text(image, (cell / 2, cell / 2), f"{pos[0]},{pos[1]}", size, MUTED, "mm")
+    text = f"{pos[0]},{pos[1]}"
+    if text_width(text, theme.MIN_TYPED) <= cell - 2 * inset - 4:  # else the axis labels name it
+        stamp_text(image, (cell / 2, cell / 2), text, theme.MIN_TYPED, INK, "mm", box=(0, 0, cell, cell), typed=True)
     return image
 
 
@@ -730,15 +802,17 @@ def _key_lines(entries: Sequence[tuple[str, str]], width: int) -> list[list[tupl
 
 
 def _key_height(entries: Sequence[tuple[str, str]], width: int) -> int:
-    return 0 if not entries else 12 + 24 * min(4, len(_key_lines(entries, width)))
+    return 0 if not entries else 12 + 24 * len(_key_lines(entries, width))
 
 
 def _draw_key(image: Image.Image, entries: Sequence[tuple[str, str]], x: int, y: int, width: int) -> None:
-    stamp_text(image, (x + 8, y + 8), "Key:", KEY_SIZE, MUTED)
-    for index, line in enumerate(_key_lines(entries, width)[:4]):
+    box = (x, y, x + width, y + _key_height(entries, width))
+    stamp_text(image, (x + 8, y + 8), "Key:", KEY_SIZE, MUTED, box=box)
+    for index, line in enumerate(_key_lines(entries, width)):
         for abbrev, name, dx in line:
-            _bold(image, (x + 8 + dx, y + 8 + 24 * index), abbrev, KEY_SIZE, INK)
-            stamp_text(image, (x + 8 + dx + text_width(abbrev, KEY_SIZE) + 8, y + 8 + 24 * index), name, KEY_SIZE, INK)
+            _bold(image, (x + 8 + dx, y + 8 + 24 * index), abbrev, KEY_SIZE, INK, box=box)
+            name_x = x + 8 + dx + text_width(abbrev, KEY_SIZE) + 8
+            stamp_text(image, (name_x, y + 8 + 24 * index), name, KEY_SIZE, INK, box=box)
 
 
 # --- Track ---------------------------------------------------------------------------------
@@ -920,24 +994,23 @@ def _slot_count(content: Mapping[str, Any]) -> int:
 
 @lru_cache(maxsize=2048)
 def _label(name: str, abbrev: str, cell: int, detail: str, slots: int) -> tuple[tuple[str, ...], int, bool]:
-    """(lines, font size, abbreviated) naming a building in a cell of ``cell`` px."""
+    """(lines, font size, abbreviated) naming a building in a cell of ``cell`` px.
+
+    Never below MIN_TEXT: the full name when it fits (wrapped), else the abbreviation (spelled
+    out in the key), else nothing (the cell is too small to name; the pile colour remains).
+    """
     inner = cell - 2 * _inset(cell) - 2
-    if detail == "tiny":
-        size = max(7, round(cell * 0.36))
-        return ((abbrev,), size, True) if text_width(abbrev, size) <= cell - 2 else ((), size, False)
-    if detail == "small":
-        size = max(10, round(cell * 0.3))
-        return (abbrev,), size, True
-    if detail == "text":
-        size = max(14, round(cell * 0.125))
-        return _name_lines(name, size, inner, 2), size, False
-    size = max(12, round(cell * 0.175))
-    for tried in dict.fromkeys((size, max(12, size - 2))):
-        lines = theme.wrap_lines(name, tried, inner, 2 if slots <= 4 else 1)
-        if lines is not None:
-            return lines, tried, False
-    big = max(13, round(cell * 0.24))
-    return (abbrev,), big, True
+    if detail in ("full", "text"):
+        size = max(theme.MIN_TEXT, min(22, round(cell * 0.16)))
+        for tried in dict.fromkeys((size, max(theme.MIN_TEXT, size - 2))):
+            lines = theme.wrap_lines(name, tried, inner, 2 if slots <= 4 and cell >= 80 else 1)
+            if lines is not None:
+                return lines, tried, False
+    big = max(theme.MIN_TEXT, min(26, round(cell * 0.28)))
+    for tried in dict.fromkeys((big, theme.MIN_TEXT)):
+        if text_width(abbrev, tried) + 1 <= inner:
+            return (abbrev,), tried, True
+    return (), theme.MIN_TEXT, False
 
 
 @lru_cache(maxsize=1024)
@@ -966,31 +1039,23 @@ def _building_image(content: Mapping[str, Any], sides: str, cell: int, detail: s
     slots = _slot_count(content)
     timings = list(dict.fromkeys(str(t) for t in content.get("timings") or []))
     lines, size, _ = _label(name, abbrev, c, detail, slots)
+    box = (0, 0, c, c)
     if detail == "tiny":
         if lines:
-            stamp_text(image, (c / 2, c * 0.38), lines[0], size, INK, "mm")
-        dot = max(2, round(c / 8))
-        for i, res in enumerate(pieces[:4]):
-            x = 2 + i * (dot + 1)
-            draw.rectangle((x, c - dot - 2, x + dot, c - 2), fill=_colour(f"resource-{res}"), outline=INK)
+            _bold(image, (c / 2, c * 0.38), lines[0], size, INK, "mm", box=box)
+        dot = max(4, round(c / 4))
+        for i, res in enumerate(pieces[:3]):
+            _piece(image, res, 1 + i * (dot + 1), c - dot - 1, dot)
         return image
 
     left, top, right, bottom = inset, inset, c - inset, c - inset
-    line_h = size + 2
+    line_h = round(size * 1.1)
     for i, line in enumerate(lines):
-        _bold(image, (c / 2, top + i * line_h), line, size, INK, "ma")
+        _bold(image, (c / 2, top + i * line_h), line, size, INK, "ma", box=box)
     name_bottom = top + len(lines) * line_h + 1
     bottom_used = bottom
-    if detail == "text":
-        text_size = max(12, round(c * 0.09))
-        badge = text_size + 3
-        room = max(1, int((bottom - name_bottom - c * 0.2) // (text_size + 3)))
-        effects = _effect_lines(str(content.get("text") or ""), timings)
-        wrapped = _wrap_effects(effects, text_size, right - left - badge - 4, min(4, room))
-        bottom_used = bottom - len(wrapped) * (text_size + 3)
-        _draw_effects(image, draw, wrapped, left, bottom_used + 1, text_size, badge)
-    elif detail == "full" and timings and c >= 76:
-        badge = max(12, round(c * 0.15))
+    badge = round(c * 0.15)
+    if detail in ("full", "text") and timings and badge >= BADGE:  # the letter in a badge must be MIN_TEXT
         bottom_used = bottom - badge - 1
         for i, timing in enumerate(timings):
             _badge(image, draw, timing, (left + i * (badge + 2), bottom - badge), badge)
@@ -1014,8 +1079,9 @@ def _draw_effects(
         if timing and timing != previous:
             _badge(image, draw, timing, (x, y + 1), badge)
         previous = timing or previous
-        stamp_text(image, (x + badge + 4, y + 1), line, size, INK)
-        y += size + 3
+        step = max(size + 3, badge + 2)
+        stamp_text(image, (x + badge + 4, y + 1), line, size, INK, box=(x + badge + 2, y, image.width, y + step + 1))
+        y += step
 
 
 def _pieces_of(res: Any) -> list[str]:
@@ -1081,9 +1147,10 @@ def _piece_sprite(resource: str, size: int) -> Image.Image:
         for px, py, r in puffs:
             draw.ellipse((s * (px - r), s * (py - r), s * (px + r), s * (py + r)), fill=colour)
     sprite = big.resize((size, size), Image.Resampling.LANCZOS)
-    letter = _letter_mask(
-        RESOURCE_LETTERS.get(resource, "?"), max(7, round(size * (0.5 if shape == "triangle" else 0.6)))
-    )
+    letter_size = round(size * (0.55 if shape == "triangle" else 0.6))
+    if letter_size < theme.MIN_TEXT:  # too small to read: the shape alone tells the resource
+        return sprite
+    letter = _letter_mask(RESOURCE_LETTERS.get(resource, "?"), letter_size)
     cy = size * (0.64 if shape == "triangle" else 0.52)
     ink = Image.new("RGBA", letter.size, (*text_colour_on(colour), 255))
     sprite.paste(ink, (round(size / 2 - letter.width / 2), round(cy - letter.height / 2)), letter)
@@ -1095,11 +1162,12 @@ def _letter_mask(letter: str, size: int) -> Image.Image:
     """A bold glyph as an L mask cropped to its ink."""
     canvas = Image.new("RGB", (size * 2 + 4, size * 2 + 4), (0, 0, 0))
     middle = (canvas.width / 2, canvas.height / 2)
-    stamp_text(canvas, middle, letter, size, (255, 255, 255), "mm")
-    if size >= 10:
-        stamp_text(canvas, (middle[0] + 1, middle[1]), letter, size, (255, 255, 255), "mm")
+    _bold(canvas, middle, letter, size, (255, 255, 255), "mm")
     mask = canvas.convert("L")
     return mask.crop(mask.getbbox() or (0, 0, 1, 1))
+
+
+BADGE = 21  # the smallest timing badge: its letter is MIN_TEXT
 
 
 def _badge(image: Image.Image, draw: ImageDraw.ImageDraw, timing: str, xy: tuple[float, float], size: int) -> None:
@@ -1109,7 +1177,9 @@ def _badge(image: Image.Image, draw: ImageDraw.ImageDraw, timing: str, xy: tuple
     draw.rounded_rectangle(
         (x, y, x + size, y + size), radius=max(2, size // 4), fill=colour, outline=shade(colour, 0.4)
     )
-    _bold(image, (x + size / 2, y + size / 2 + 1), letter, max(8, round(size * 0.75)), text_colour_on(colour), "mm")
+    box = (x, y, x + size, y + size)
+    letter_size = max(theme.MIN_TEXT, round(size * 0.75))
+    _bold(image, (x + size / 2, y + size / 2 + 1), letter, letter_size, text_colour_on(colour), "mm", box=box)
 
 
 def _effect_lines(text: str, timings: Sequence[str]) -> list[tuple[str | None, str]]:
@@ -1207,7 +1277,7 @@ def _building_list_image(
     height = 44 + max(sum(len(b) * line_h + 8 for b in half) for half in halves) + 4
     image, draw = theme.new_canvas(width, height)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
-    _bold(image, (12, 10), "Buildings in this town", 21, INK)
+    _bold(image, (12, 10), "Buildings in this town", 21, INK, box=(0, 0, width, 44))
     for column, half in enumerate(halves):
         x = 12 + column * (col_w + 16)
         y = 44
@@ -1218,12 +1288,14 @@ def _building_list_image(
                     draw.rounded_rectangle(
                         (x, y, x + 56, y + line_h - 3), radius=4, fill=fill, outline=shade(fill, 0.4)
                     )
-                    _bold(image, (x + 28, y + (line_h - 3) / 2 + 1), abbrev, 16, INK, "mm")
-                    _bold(image, (x + text_x, y + 1), line, LIST_SIZE, INK)
+                    abbrev_box = (x, y, x + 56, y + line_h - 3)
+                    _bold(image, (x + 28, y + (line_h - 3) / 2 + 1), abbrev, 16, INK, "mm", box=abbrev_box)
+                    _bold(image, (x + text_x, y + 1), line, LIST_SIZE, INK, box=(x + text_x, y, x + col_w, y + line_h))
                 else:
                     if timing:
-                        _badge(image, draw, timing, (x + text_x, y + 1), 21)
-                    stamp_text(image, (x + text_x + 28, y + 2), line, LIST_SIZE - 1, INK)
+                        _badge(image, draw, timing, (x + text_x, y + 1), BADGE)
+                    line_box = (x + text_x + 28, y, x + col_w, y + line_h)
+                    stamp_text(image, (x + text_x + 28, y + 2), line, LIST_SIZE - 1, INK, box=line_box)
                 y += line_h
             y += 8
     return image
@@ -1245,11 +1317,15 @@ def _market_key(view: Mapping[str, Any]) -> str:
     )
 
 
-CARD_H = 172
-BASIC_H = 140
-BASIC_SHORT_H = 90
+CARD_MIN_H = 130  # an empty slot; a card is as tall as the tallest in the market needs
+CARDS_PER_ROW = 3
+BASICS_PER_ROW = 4
+BASIC_H = 168
+BASIC_SHORT_H = 118
 HEADING = 30
-LEGEND_W = 330
+NAME_SIZE = 22  # building names are typed into /trolley build: over MIN_TYPED
+CARD_TEXT = 19
+COST_PIECE = 27  # big enough for the resource letter to be MIN_TEXT
 
 
 @lru_cache(maxsize=8)  # ~2 MB each; the market changes only when a tile is built
@@ -1263,14 +1339,16 @@ def _market_image(key: str, width: int) -> Image.Image:
     basics: list[Any] = [pile for pile in market.get("basic") or [] if isinstance(pile, Mapping)]
     rebuild = market.get("rebuild")
     piles = basics + ([{"rebuild": True, **rebuild}] if isinstance(rebuild, Mapping) else [])
-    per_row = max(6, min(7, len(piles)))
+    per_row = BASICS_PER_ROW
     basic_w = (inner - gap * (per_row - 1)) // per_row
     basic_rows = math.ceil(len(piles) / per_row)
     basic_h = _basic_height(piles)
     row = list(market.get("row") or [None] * 6)
     slots = max(1, len(row))
     marker = max(0, min(slots, int(market.get("marker") or 0)))
-    card_w = (inner - gap * (slots - 1) - marker_gap) // slots
+    # Three cards a row (room for the round marker on every row), so names and effects stay large.
+    per_card_row = min(CARDS_PER_ROW, slots)
+    card_w = (inner - gap * (per_card_row - 1) - marker_gap) // per_card_row
     draws: list[tuple[Any, str]] = []
     for letter, pile_key in (("A", "a_pile"), ("B", "b_pile")):
         pile = market.get(pile_key) or {}
@@ -1278,18 +1356,20 @@ def _market_image(key: str, width: int) -> Image.Image:
     for index, v in enumerate(market.get("v") or []):
         if isinstance(v, Mapping):
             draws.append((v.get("top"), f"V pile {index + 1} · {int(v.get('left') or 0)} left"))
-    per_draw_row = max(1, (inner - LEGEND_W) // (card_w + gap))
-    legend_beside = len(draws) <= per_draw_row
-    draw_rows = max(1, math.ceil(len(draws) / (per_draw_row if legend_beside else slots)))
-    legend = _legend()
-    height = pad + HEADING + basic_rows * (basic_h + gap) + HEADING + CARD_H + gap + HEADING
-    height += draw_rows * (CARD_H + gap) + (0 if legend_beside else legend.height + gap) + pad - gap
+    draw_per_row = max(1, (inner + gap) // (card_w + gap))
+    tiles = [tile for tile in [*row, *(tile for tile, _ in draws)] if isinstance(tile, Mapping)]
+    card_h = max([CARD_MIN_H, *(_tile_height(json.dumps(tile, sort_keys=True), card_w) for tile in tiles)])
+    draw_rows = max(1, math.ceil(len(draws) / draw_per_row))
+    row_rows = math.ceil(slots / per_card_row)
+    legend = _legend(inner)
+    height = pad + HEADING + basic_rows * (basic_h + gap) + HEADING + row_rows * (card_h + gap) + HEADING
+    height += draw_rows * (card_h + gap) + legend.height + pad
     image, draw = theme.new_canvas(width, height)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
 
     y = pad
     title = "Basic buildings" + ("  (solo: the 7 chosen)" if data.get("solo") else "")
-    _heading(image, pad, y, width - pad, title, "" if data.get("solo") else "the top tile of each pile is face up")
+    _heading(image, pad, y, width - pad, title, "" if data.get("solo") else "top tile face up")
     y += HEADING
     for index, pile in enumerate(piles):
         r, col = divmod(index, per_row)
@@ -1297,38 +1377,41 @@ def _market_image(key: str, width: int) -> Image.Image:
         image.paste(card, (pad + col * (basic_w + gap), y + r * (basic_h + gap)))
     y += basic_rows * (basic_h + gap)
 
-    _heading(image, pad, y, width - pad, "Building row", "A slots left of the round marker, B slots right")
+    _heading(image, pad, y, width - pad, "Building row", "A slots before the round marker, B after")
     y += HEADING
-    x = pad
     for index in range(slots):
+        r, col = divmod(index, per_card_row)
+        # The round marker's row makes room for it; the cards after it there move right.
+        shift = marker_gap if index >= marker and r == marker // per_card_row else 0
+        x = pad + col * (card_w + gap) + shift
+        top = y + r * (card_h + gap)
         if index == marker:
-            _round_marker(image, draw, x + (marker_gap - gap) / 2, y, CARD_H, round_no)
-            x += marker_gap
+            _round_marker(image, draw, x - (marker_gap + gap) / 2, top, card_h, round_no)
         label = f"{'A' if index < marker else 'B'} slot {index + 1}"
-        image.paste(_card_or_empty(row[index] if index < len(row) else None, card_w, CARD_H, label), (x, y))
-        x += card_w + gap
+        image.paste(_card_or_empty(row[index] if index < len(row) else None, card_w, card_h, label), (x, top))
     if marker >= slots:
-        _round_marker(image, draw, x + (marker_gap - gap) / 2 - gap, y, CARD_H, round_no)
-    y += CARD_H + gap
+        last = (slots - 1) % per_card_row
+        top = y + (row_rows - 1) * (card_h + gap)
+        _round_marker(image, draw, pad + (last + 1) * (card_w + gap) + (marker_gap - gap) / 2, top, card_h, round_no)
+    y += row_rows * (card_h + gap)
 
     _heading(image, pad, y, width - pad, "Draw piles and V piles", "the top tile of each can be built")
     y += HEADING
-    columns = per_draw_row if legend_beside else slots
     for index, (tile, label) in enumerate(draws):
-        r, col = divmod(index, columns)
-        image.paste(_card_or_empty(tile, card_w, CARD_H, label), (pad + col * (card_w + gap), y + r * (CARD_H + gap)))
-    if legend_beside:
-        image.paste(legend, (width - pad - legend.width, y))
-    else:
-        image.paste(legend, (pad, y + draw_rows * (CARD_H + gap)))
+        r, col = divmod(index, draw_per_row)
+        image.paste(_card_or_empty(tile, card_w, card_h, label), (pad + col * (card_w + gap), y + r * (card_h + gap)))
+    y += draw_rows * (card_h + gap)
+    image.paste(legend, (pad, y))
     return image
 
 
 def _heading(image: Image.Image, x: int, y: int, right: int, title: str, note: str) -> None:
-    _bold(image, (x, y + 3), title, 21, INK)
+    box = (x, y, right, y + HEADING)
+    _bold(image, (x, y + 3), title, 21, INK, box=box)
     if note:
         room = right - x - text_width(title, 21) - 24
-        stamp_text(image, (right, y + 7), theme.fit_lines(note, 16, room, 1)[0], 16, MUTED, "ra")
+        if room > 60:
+            stamp_text(image, (right, y + 7), theme.fit_lines(note, 16, room, 1)[0], 16, MUTED, "ra", box=box)
 
 
 def _round_marker(
@@ -1339,7 +1422,8 @@ def _round_marker(
     r = 14
     mid = y + height / 2
     draw.ellipse((cx - r, mid - r, cx + r, mid + r), fill=accent, outline=shade(accent, 0.4), width=2)
-    _bold(image, (cx, mid + 1), str(round_no), 19, text_colour_on(accent), "mm")
+    box = (cx - r, mid - r, cx + r, mid + r)
+    _bold(image, (cx, mid + 1), str(round_no), 19, text_colour_on(accent), "mm", box=box)
 
 
 def _card_or_empty(tile: Any, width: int, height: int, label: str) -> Image.Image:
@@ -1353,46 +1437,61 @@ def _empty_card(width: int, height: int, label: str) -> Image.Image:
     image, draw = theme.new_canvas(width, height)
     draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
     _dashed_rect(draw, (1, 1, width - 2, height - 2), MUTED, 7)
-    stamp_text(image, (8, 7), theme.fit_lines(label, 15, width - 16, 1)[0], 15, MUTED)
-    stamp_text(image, (width / 2, height / 2), "empty", 21, MUTED, "mm")
+    box = (0, 0, width, height)
+    stamp_text(image, (8, 7), theme.fit_lines(label, 16, width - 16, 1)[0], 16, MUTED, box=box)
+    stamp_text(image, (width / 2, height / 2), "empty", 21, MUTED, "mm", box=box)
     return image
+
+
+def _spaces_mark(image: Image.Image, draw: ImageDraw.ImageDraw, spaces: int, right: int, y: int, fg: Colour) -> int:
+    """ "○4" at ``right``: the tile holds 4 goods (explained in the legend); returns its width."""
+    text = str(spaces)
+    w = round(text_width(text, 18)) + 18
+    x = right - w
+    draw.ellipse((x, y + 7, x + 13, y + 20), outline=fg, width=2)
+    stamp_text(image, (right, y + 14), text, 18, fg, "rm", box=(x, y, right, y + COST_PIECE + 1))
+    return w
 
 
 def _cost_row(
     image: Image.Image, draw: ImageDraw.ImageDraw, cost: Any, spaces: int | None, x: int, y: int, right: int, fg: Colour
 ) -> int:
-    """Cost pieces from ``x`` (smaller, then grouped as "piece x3", when short of room); the spaces
-    (a ring and "4 sp.") at ``right`` when they still fit."""
-    note = f"{spaces} sp." if spaces else ("no sp." if spaces == 0 else "")
-    note_w = text_width(note, 15) + (20 if spaces else 6 if note else 0)
+    """Cost pieces from ``x`` (grouped as "piece x3" when short of room); the tile's spaces at
+    ``right`` as a ring and a number. Returns the row's height."""
+    if spaces:
+        right -= _spaces_mark(image, draw, spaces, right, y, fg) + 4
     counts = [(res, int(cost.get(res) or 0)) for res in RESOURCES] if isinstance(cost, Mapping) else []
     counts = [(res, n) for res, n in counts if n > 0]
     total = sum(n for _, n in counts)
-    room = right - x - note_w
-    size = next((s for s in (22, 18) if total * (s + 2) <= room), 0)
-    if size:
+    size = COST_PIECE
+    box = (x, y, right, y + size + 1)
+    if total * (size + 2) <= right - x:
         for res, n in counts:
             for _ in range(n):
-                _piece(image, res, x, y + (22 - size) / 2, size)
+                _piece(image, res, x, y, size)
                 x += size + 2
     else:
-        size = 20
         for res, n in counts:
-            _piece(image, res, x, y + 1, size)
-            label = f"x{n}"
-            stamp_text(image, (x + size + 1, y + 12), label, 15, fg, "lm")
-            x += size + 1 + round(text_width(label, 15)) + 5
+            label = f"x{n}" if n > 1 else ""
+            if x + size + text_width(label, 16) > right:
+                break
+            _piece(image, res, x, y, size)
+            stamp_text(image, (x + size + 1, y + size / 2 + 1), label, 16, fg, "lm", box=box)
+            x += size + 1 + round(text_width(label, 16)) + 5
     if not counts:
-        stamp_text(image, (x, y + 11), "free", 15, fg, "lm")
-        x += round(text_width("free", 15))
-    if note and x + note_w <= right + 2:
-        stamp_text(image, (right, y + 12), note, 15, fg, "rm")
-        if spaces:
-            rx = right - text_width(note, 15) - 10
-            draw.ellipse((rx - 6, y + 6, rx + 6, y + 18), outline=fg, width=2)
-    elif note and x + text_width(note, 15) + 4 <= right:
-        stamp_text(image, (right, y + 12), note, 15, fg, "rm")
-    return 22
+        stamp_text(image, (x, y + size / 2), "free", 16, fg, "lm", box=box)
+    return size + 1
+
+
+def _card_name(image: Image.Image, name: str, x: int, y: int, width: int, fg: Colour, lines: int = 2) -> int:
+    """A building's name (typed into /trolley build, so MIN_TYPED), wrapped; returns the y below it."""
+    found = theme.wrap_lines(name, NAME_SIZE, width, lines) or theme.fit_lines(name, NAME_SIZE, width, lines)
+    step = theme.line_height(NAME_SIZE)
+    box = (x, y, x + width + 2, y + step * len(found) + 2)
+    for line in found:
+        _bold(image, (x, y), line, NAME_SIZE, fg, box=box, typed=True)
+        y += step
+    return y
 
 
 @lru_cache(maxsize=256)
@@ -1403,37 +1502,48 @@ def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
     image, draw = theme.new_canvas(width, height)
     draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=fill, outline=shade(fill, 0.45), width=2)
-    pad = 7
-    band = 24
+    pad, band = CARD_PAD, CARD_BAND
     band_fill = shade(fill, 0.3)
     draw.rounded_rectangle((0, 0, width - 1, band), radius=7, fill=band_fill)
     draw.rectangle((0, band - 7, width - 1, band), fill=band_fill)
     star = bool(tile.get("star"))
     room = width - 2 * pad - (24 if star else 0)
-    stamp_text(image, (pad, band / 2 + 1), theme.fit_lines(label, 15, room, 1)[0], 15, text_colour_on(band_fill), "lm")
+    band_box = (0, 0, width - (24 if star else 0), band)
+    band_text = theme.fit_lines(label, 16, room, 1)[0]
+    stamp_text(image, (pad, band / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
     if star:  # "for players used to the game"
-        _star(draw, (width - pad - 19, 2, width - pad + 1, band - 2), HIGHLIGHT)
-    y = band + 5
+        _star(draw, (width - pad - 19, 3, width - pad + 1, band - 3), HIGHLIGHT)
     name = str(tile.get("name") or tile.get("tile") or "?")
-    size = 19
-    lines = theme.wrap_lines(name, size, width - 2 * pad, 2)
-    if lines is None:
-        size = 17
-        lines = theme.fit_lines(name, size, width - 2 * pad, 2)
-    for line in lines:
-        _bold(image, (pad, y), line, size, INK)
-        y += size + 3
-    y += 2
-    y += _cost_row(image, draw, tile.get("cost"), int(tile.get("spaces") or 0), pad, y, width - pad, INK) + 5
+    y = _card_name(image, name, CARD_PAD, CARD_BAND + 4, width - 2 * CARD_PAD, INK) + 2
+    y += _cost_row(image, draw, tile.get("cost"), int(tile.get("spaces") or 0), pad, y, width - pad, INK) + 4
     draw.line((pad, y - 2, width - pad, y - 2), fill=shade(fill, 0.3))
-    text_size, badge = 16, 19
-    room = max(1, (height - y - 4) // (text_size + 3))
+    room = max(1, (height - y - 4) // EFFECT_STEP)
+    lines = _card_effects(tile, width, room)
+    _draw_effects(image, draw, lines, pad, y + 1, CARD_TEXT, BADGE)
+    return image
+
+
+CARD_PAD = 7
+CARD_BAND = 26
+EFFECT_STEP = max(CARD_TEXT + 3, BADGE + 2)
+MAX_EFFECT_LINES = 4
+
+
+def _card_effects(tile: Mapping[str, Any], width: int, room: int) -> list[tuple[str | None, str]]:
     timings = [str(t) for t in tile.get("timings") or []]
     effects = _effect_lines(str(tile.get("text") or ""), timings)
-    _draw_effects(
-        image, draw, _wrap_effects(effects, text_size, width - 2 * pad - badge - 4, room), pad, y + 1, text_size, badge
-    )
-    return image
+    return _wrap_effects(effects, CARD_TEXT, width - 2 * CARD_PAD - BADGE - 4, room)
+
+
+@lru_cache(maxsize=256)
+def _tile_height(key: str, width: int) -> int:
+    """How tall ``_tile_card`` needs to be to show the whole tile (effects up to MAX_EFFECT_LINES)."""
+    tile = json.loads(key)
+    name = str(tile.get("name") or tile.get("tile") or "?")
+    inner = width - 2 * CARD_PAD
+    names = theme.wrap_lines(name, NAME_SIZE, inner, 2) or theme.fit_lines(name, NAME_SIZE, inner, 2)
+    top = CARD_BAND + 4 + theme.line_height(NAME_SIZE) * len(names) + 2 + COST_PIECE + 1 + 4
+    return top + EFFECT_STEP * len(_card_effects(tile, width, MAX_EFFECT_LINES)) + 8
 
 
 def _star(draw: ImageDraw.ImageDraw, box: Box, colour: Colour) -> None:
@@ -1467,10 +1577,11 @@ def _basic_card(key: str, width: int, height: int) -> Image.Image:
     image, draw = theme.new_canvas(width, height)
     draw.rectangle((0, 0, width, height), fill=PANEL_FILL)
     pad = 7
+    box = (0, 0, width, height)
     if left <= 0:
         _dashed_rect(draw, (1, 1, width - 2, height - 2), MUTED, 7)
-        _bold(image, (pad, 7), theme.fit_lines(name, 18, width - 2 * pad, 1)[0], 18, MUTED)
-        stamp_text(image, (width / 2, height / 2 + 12), "none left", 18, MUTED, "mm")
+        _card_name(image, name, pad, 6, width - 2 * pad, MUTED)
+        stamp_text(image, (width / 2, height / 2 + 16), "none left", 18, MUTED, "mm", box=box)
         return image
     fill = _pile_fill("basic") if up else (110, 110, 110)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=fill, outline=shade(fill, 0.45), width=2)
@@ -1479,52 +1590,111 @@ def _basic_card(key: str, width: int, height: int) -> Image.Image:
             draw.line((k, height, k + height, 0), fill=(128, 128, 128), width=4)
         draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, outline=shade(fill, 0.45), width=2)
     fg = text_colour_on(fill)
-    _bold(image, (pad, 6), theme.fit_lines(name, 18, width - 2 * pad, 1)[0], 18, fg)
+    lines = 1 if theme.wrap_lines(name, NAME_SIZE, width - 2 * pad, 1) else 2
+    y = _card_name(image, name, pad, 5, width - 2 * pad, fg, lines) + 2
     spaces = None if rebuild or pile.get("spaces") is None else int(pile.get("spaces") or 0)
-    _cost_row(image, draw, pile.get("cost"), spaces, pad, 31, width - pad, fg)
-    room = (height - 30 - 58) // 17
+    y += _cost_row(image, draw, pile.get("cost"), spaces, pad, y, width - pad, fg) + 4
+    strip_top = height - 28
+    step = max(CARD_TEXT + 3, BADGE + 2)
+    room = (strip_top - y) // step
     if up and room > 0:
         text = REBUILD_TEXT if rebuild else str(pile.get("text") or "")
         timings = [] if rebuild else [str(t) for t in pile.get("timings") or []]
-        lines = _wrap_effects(_effect_lines(text, timings), 14, width - 2 * pad - 20, min(3, room))
-        _draw_effects(image, draw, lines, pad, 57, 14, 16)
+        effects = _wrap_effects(_effect_lines(text, timings), CARD_TEXT, width - 2 * pad - BADGE - 4, min(3, room))
+        _draw_effects(image, draw, effects, pad, y, CARD_TEXT, BADGE)
+    elif not up:
+        label_box = (pad, y, width - pad, strip_top)
+        draw.rounded_rectangle((pad, y + 4, width - pad, y + 30), radius=5, fill=(60, 60, 60))
+        stamp_text(image, (width / 2, y + 17), "face down", 17, WHITE, "mm", box=label_box)
     strip = WHITE if up else (60, 60, 60)
-    draw.rounded_rectangle((3, height - 27, width - 4, height - 4), radius=5, fill=strip)
+    draw.rounded_rectangle((3, strip_top, width - 4, height - 4), radius=5, fill=strip)
     fg = text_colour_on(strip)
-    stamp_text(image, (pad + 1, height - 15), "FACE UP" if up else "FACE DOWN", 14, fg, "lm")
     if not rebuild:
-        _bold(image, (width - pad - 1, height - 15), f"{left} left", 15, fg, "rm")
+        strip_box = (3, strip_top, width - 4, height - 4)
+        _bold(image, (width / 2, (strip_top + height - 4) / 2 + 1), f"{left} left", 17, fg, "mm", box=strip_box)
     return image
 
 
 # --------------------------------------------------------------------------------------------
 # Legend
 
+LEGEND_ROW = 30
 
-@lru_cache(maxsize=2)
-def _legend() -> Image.Image:
-    """What each piece shape and letter, each timing badge and the track marks mean."""
-    width, height = LEGEND_W, CARD_H
+
+def _legend_marks(draw: ImageDraw.ImageDraw, image: Image.Image, kind: str, x: int, y: int) -> None:
+    """One legend symbol in a 48x26 area at (x, y)."""
+    s = 26
+    if kind == "joined":
+        ground = Image.new("RGB", (s * 2, s), _colour("ground"))
+        gdraw = ImageDraw.Draw(ground)
+        _track(gdraw, s, ["E", "W"], "----", 0, 0)
+        fill = _pile_fill("B")
+        gdraw.rectangle((s, 0, 2 * s - 1, s - 1), fill=fill, outline=shade(fill, 0.4))
+        _spoke(gdraw, s, "W", s, 0, _colour("track"), tint(_colour("track"), 0.45), False, length=7)
+        image.paste(ground, (x, y))
+    elif kind == "buffer":
+        ground = Image.new("RGB", (s * 2, s), _colour("ground"))
+        gdraw = ImageDraw.Draw(ground)
+        _track(gdraw, s * 2, ["E", "W"], "-X--", 0, -s / 2)
+        image.paste(ground, (x, y))
+    elif kind == "junction":
+        ground = Image.new("RGB", (s, s), _colour("ground"))
+        _track(ImageDraw.Draw(ground), s, ["N", "E", "S"], "----", 0, 0)
+        image.paste(ground, (x + 11, y))
+    elif kind == "space":
+        draw.ellipse((x + 16, y + 5, x + 32, y + 21), outline=MUTED, width=2)
+    elif kind == "free":
+        draw.rectangle((x + 4, y, x + 44, y + s), fill=EMPTY_CELL)
+        _dashed_rect(draw, (x + 6, y + 2, x + 42, y + s - 2), MUTED, 4)
+    elif kind == "star":
+        _star(draw, (x + 13, y + 1, x + 35, y + 23), HIGHLIGHT)
+    elif kind == "down":
+        back = Image.new("RGB", (40, s), (110, 110, 110))
+        bdraw = ImageDraw.Draw(back)
+        for k in range(-s, 40, 10):
+            bdraw.line((k, s, k + s, 0), fill=(128, 128, 128), width=3)
+        image.paste(back, (x + 4, y))
+    elif kind == "marker":
+        accent = _colour("accent")
+        draw.rectangle((x + 21, y - 2, x + 27, y + s + 2), fill=accent)
+        draw.ellipse((x + 12, y + 2, x + 36, y + 24), fill=accent, outline=shade(accent, 0.4), width=2)
+
+
+MARKS = (
+    ("joined", "route joins tile"),
+    ("buffer", "route not joined"),
+    ("junction", "junction"),
+    ("space", "space for a good"),
+    ("free", "free cell x,y"),
+    ("star", "advanced tile"),
+    ("down", "pile face down"),
+    ("marker", "round marker"),
+)
+
+
+@lru_cache(maxsize=4)
+def _legend(width: int) -> Image.Image:
+    """What each piece shape and letter, each timing badge and every other mark means: columns
+    filled top to bottom (resources, timings, then the marks)."""
+    entries: list[tuple[str, str, str]] = [("piece", res, RESOURCE_LEGEND[res]) for res in RESOURCES]
+    entries += [("badge", timing, label) for timing, (_, label, _) in TIMINGS.items()]
+    entries += [("mark", kind, label) for kind, label in MARKS]
+    columns = max(1, (width - 20) // 196)
+    rows = -(-len(entries) // columns)
+    height = 36 + rows * LEGEND_ROW + 4
     image, draw = theme.new_canvas(width, height)
     draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=7, fill=WHITE, outline=GRID)
-    size = 16
-    for index, res in enumerate(RESOURCES):
-        y = 8 + index * 26
-        _piece(image, res, 8, y, 23)
-        stamp_text(image, (37, y + 12), RESOURCE_LEGEND[res], size, INK, "lm")
-    x = 168
-    for index, (timing, (_, label, _)) in enumerate(TIMINGS.items()):
-        y = 8 + index * 26
-        _badge(image, draw, timing, (x, y + 1), 21)
-        stamp_text(image, (x + 28, y + 12), label, size, INK, "lm")
-    y = 8 + 5 * 26 + 2
-    sample = 24
-    ground = Image.new("RGB", (sample * 2, sample), _colour("ground"))
-    gdraw = ImageDraw.Draw(ground)
-    _track(gdraw, sample, ["E", "W"], "----", 0, 0)
-    fill = _pile_fill("B")
-    gdraw.rectangle((sample, 0, 2 * sample - 1, sample - 1), fill=fill, outline=shade(fill, 0.4))
-    _spoke(gdraw, sample, "W", sample, 0, _colour("track"), tint(_colour("track"), 0.45), False, length=7)
-    image.paste(ground, (8, y))
-    stamp_text(image, (8 + 2 * sample + 6, y + sample / 2), "joined", size, INK, "lm")
+    _bold(image, (10, 7), "Legend", 20, INK, box=(0, 0, width, 36))
+    column = (width - 20) // columns
+    for index, (what, key, label) in enumerate(entries):
+        col, row = divmod(index, rows)
+        x, y = 10 + col * column, 36 + row * LEGEND_ROW
+        if what == "piece":
+            _piece(image, key, x + 10, y, COST_PIECE)
+        elif what == "badge":
+            _badge(image, draw, key, (x + 13, y + 3), BADGE)
+        else:
+            _legend_marks(draw, image, key, x, y + 1)
+        text_x = x + 54
+        stamp_text(image, (text_x, y + 14), label, 17, INK, "lm", box=(text_x, y, x + column, y + LEGEND_ROW))
     return image

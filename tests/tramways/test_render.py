@@ -10,6 +10,8 @@ from PIL import Image
 
 import rendering.tramways as render
 from games.tramways import GAME
+from games.tramways.content import card_name
+from rendering import theme
 
 ALL = {"station": True, "exchange": True, "park": True, "master": True}
 
@@ -21,58 +23,60 @@ def _play_until(state: dict, done, level: int = 1) -> dict:
     return state
 
 
-def _texts(monkeypatch, view: dict, focus: int | None) -> tuple[list[tuple[str, int]], bytes]:
-    stamped: list[tuple[str, int]] = []
-    original = render.stamp_text
-
-    def spy(image, xy, text, size, fill=(0, 0, 0), anchor="la"):
-        stamped.append((text, size))
-        original(image, xy, text, size, fill, anchor)
-
-    monkeypatch.setattr(render, "stamp_text", spy)
-    render._base.cache_clear()  # the terrain layer's letters too
-    return stamped, render.render_board(view, focus)
+def _texts(view: dict, focus: int | None) -> tuple[list[theme.DrawnText], bytes]:
+    """Every text the image draws (the terrain layer's letters too) and the PNG."""
+    render.clear_caches()
+    with theme.recording() as drawn:
+        png = render.render_board(view, focus)
+    return drawn, png
 
 
 @pytest.mark.parametrize("players", [2, 5])
-def test_every_text_is_at_least_14_px_and_link_numbers_are_whole(monkeypatch, players):
+def test_every_text_follows_the_theme_rules_and_link_numbers_are_whole(players):
     state = GAME.setup([f"player{i}" for i in range(players)], ALL, 7)
     state = _play_until(state, lambda s: s["round"] == 5 and s["phase"] == "actions")
     view = GAME.view(state, 0)
     assert len(view["links"]) >= 5 * players // 2  # two-digit link numbers at 5 players
-    stamped, png = _texts(monkeypatch, view, 0)
-    assert min(size for _, size in stamped) >= 14
-    texts = [text for text, _ in stamped]
-    assert all(str(link["id"]) in texts for link in view["links"])
+    drawn, png = _texts(view, 0)
+    assert theme.text_problems(drawn) == []
+    typed = {item.text for item in drawn if item.typed}
+    assert all(str(link["id"]) in typed for link in view["links"])  # typed in /tram move ... via
+    assert {ep["label"] for ep in view["endpoints"] if ep["kind"] not in ("exchange", "park")} <= typed
+    assert {"A", "J", "1", "10"} <= typed  # the cell letters and numbers
+    texts = [item.text for item in drawn]
     assert not any(text.endswith(("...", "…")) for text in texts)
     joined = " ".join(texts)
-    assert "Round 5 of 6" in joined and "Turn order" in joined and "Your hand:" in joined
-    assert all(p["name"] in joined for p in view["players"])
+    assert "Round 5 of 6" in joined and "Turn order" in joined and "Your hand" in joined
+    assert all(any(text.endswith(f". {p['name']}") for text in texts) for p in view["players"])
+    assert all(card_name(slug) in typed for slug in view["hand"] + view["display"])
     image = Image.open(io.BytesIO(png))
-    assert image.width <= 800 and len(png) < 300_000
+    assert image.width <= 700 and len(png) < 300_000
 
 
-def test_the_auction_shows_bids_passes_and_the_display(monkeypatch):
+def test_the_auction_shows_bids_passes_and_the_display():
     state = GAME.setup(["ann", "bob", "cat"], ALL, 3)
     for p in state["players"]:
         p["money"] = 9
     state, _ = GAME.apply(state, 0, GAME.parse("/tram bid 2"))
     state, _ = GAME.apply(state, 1, GAME.parse("/tram pass"))
-    stamped, _ = _texts(monkeypatch, GAME.view(state, None), None)
-    joined = " ".join(text for text, _ in stamped)
+    drawn, _ = _texts(GAME.view(state, None), None)
+    joined = " ".join(item.text for item in drawn)
     assert "High bid $2" in joined and "ann bid $2 (high)" in joined and "bob no bid, passed" in joined
-    assert "First to pass goes last: bob" in joined and "Auction cards:" in joined
+    assert "First to pass goes last: bob" in joined and "Auction cards" in joined
 
 
-def test_the_draft_shows_the_parcels_left(monkeypatch):
+def test_the_draft_shows_the_parcels_left():
     state = GAME.setup(["ann", "bob"], {**ALL, "parcels": "draft"}, 3)
     state, _ = GAME.apply(state, 0, GAME.parse("/tram draft P2"))
-    stamped, _ = _texts(monkeypatch, GAME.view(state, None), None)
-    joined = " ".join(text for text, _ in stamped)
-    assert "Parcel draft" in joined and "Parcels left to draft:" in joined and "P2," not in joined
+    view = GAME.view(state, None)
+    drawn, _ = _texts(view, None)
+    texts = [item.text for item in drawn]
+    assert "Parcels left to draft" in texts
+    # Each parcel left is named twice (on the map and in the draft row); the drafted P2 only on the map.
+    assert texts.count("P2") == 1 and all(texts.count(label) == 2 for label in view["draft"]["pool"])
 
 
 def test_the_legend_names_only_the_tiles_in_play():
     state = GAME.setup(["ann", "bob"], {"park": True}, 3)
-    legend = " ".join(render._legend(GAME.view(state, None)))
-    assert "PARK" in legend and "STN" not in legend and "Station Master" not in legend
+    kinds = [kind for kind, _ in render._legend_entries(GAME.view(state, None))]
+    assert "park" in kinds and "station" not in kinds and "master" not in kinds and "exchange" not in kinds
