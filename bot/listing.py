@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import games
 from bot.host import Table, spec_for_seats
-from games.base import GameStatus, State, Status
-from storage import SeatRow
+from games.base import GameStatus, IllegalMove, State, Status
+from storage import SeatRow, Store
 
 
 @dataclass(frozen=True)
@@ -30,3 +31,21 @@ def listing(
     if after is None or list(seats) != list(game.seats):
         after = spec_for_seats(game.engine, current, list(seats)).status(current)
     return Listed(after.summary.rstrip(".") if not after.finished else "finished", tuple(after.to_act))
+
+
+async def fill_listings(store: Store) -> int:
+    """Store the listing of every active game written before it was stored (`conductor vacuum`;
+    the bot also does it at start-up). Returns how many were filled."""
+    filled = 0
+    for row in await store.list_games(statuses=("active",)):
+        if row.listing is not None or row.damaged is not None:
+            continue
+        found = await store.table_by_id(row.id)
+        try:
+            game = Table.of(found, games.get_game(row.game)) if found is not None else None
+        except IllegalMove:
+            continue  # its engine no longer loads: /game list shows it as damaged
+        if game is not None:
+            listed = listing(game, None, None, game.seats)
+            filled += await store.set_listing(row.id, row.version, listed.line, listed.waiting)
+    return filled
