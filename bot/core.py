@@ -455,8 +455,12 @@ class Conductor:
             if found is None:
                 continue
             guild, channel = found.game.guild_id, found.game.channel_id
-            async with self._lock(guild, channel):
-                reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            try:
+                async with self._lock(guild, channel):
+                    reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            except Exception:  # one timer that fails (already deleted) must not stop the others
+                log.exception("timer %s (%s) of game %s failed and was dropped", timer.id, timer.kind, timer.game_id)
+                continue
             if reply is not None:
                 out.append((timer.kind, guild, channel, reply))
         return out
