@@ -709,26 +709,33 @@ class Store:
                 (game.id,),
             )
         ]
-        settings = {
-            key: value  # the channel's own value wins over the guild-wide one
-            for key, value in tx.run(
-                "SELECT key, value FROM channel_settings WHERE guild_id = ? AND channel_id IN (?, '*') "
-                "ORDER BY channel_id = '*' DESC",
-                (game.guild_id, game.channel_id),
-            )
-        }
+        # The channel's settings (guild-wide ones under channel '*'), the game's notes and which
+        # seated users muted pings: one statement, each row tagged with where it comes from.
         users = tuple(seat.user_id for seat in seats if seat.kind == "human")
-        muted: frozenset[str] = frozenset()
+        sql = (
+            "SELECT 'setting', channel_id, key, value FROM channel_settings WHERE guild_id = ? "
+            "AND channel_id IN (?, '*') UNION ALL SELECT 'note', '', key, value FROM game_notes WHERE game_id = ?"
+        )
+        values: tuple[Any, ...] = (game.guild_id, game.channel_id, game.id)
         if users:
-            muted = frozenset(
-                row[0]
-                for row in tx.run(
-                    f"SELECT user_id FROM user_settings WHERE key = 'pings' AND value = 'off' "
-                    f"AND user_id IN ({','.join('?' * len(users))})",
-                    users,
-                )
+            sql += (
+                " UNION ALL SELECT 'muted', '', user_id, '' FROM user_settings WHERE key = 'pings' AND value = 'off' "
+                f"AND user_id IN ({','.join('?' * len(users))})"
             )
-        notes = {key: value for key, value in tx.run("SELECT key, value FROM game_notes WHERE game_id = ?", (game.id,))}
+            values += users
+        guild_wide: dict[str, str] = {}
+        own: dict[str, str] = {}
+        notes: dict[str, str] = {}
+        muted_users: set[str] = set()
+        for kind, channel, key, value in tx.run(sql, values):
+            if kind == "setting":
+                (guild_wide if channel == "*" else own)[key] = value
+            elif kind == "note":
+                notes[key] = value
+            else:
+                muted_users.add(key)
+        settings = {**guild_wide, **own}  # the channel's own value wins over the guild-wide one
+        muted = frozenset(muted_users)
         return TableRow(game, seats, settings, muted, notes)
 
     async def commit(

@@ -1,5 +1,5 @@
 """Run by test_reliability: a scripted game (lobby, joins, start, moves, an undo, a finish) where each
-acknowledged command prints "ack <n> <version>".
+acknowledged command prints "ack <n> <version> <channel>".
 
 ``crash_worker.py DB`` plays moves until killed from outside (the SIGKILL test).
 ``crash_worker.py DB BOUNDARY N`` ends the process (os._exit, no cleanup, like SIGKILL) the N-th time
@@ -66,7 +66,7 @@ async def main(path: str, boundary: str | None, nth: int) -> None:
         if not reply.ok:
             print(f"refused {text}: {reply.private}", flush=True)
             os._exit(1)
-        print(f"ack {n} {reply.version}", flush=True)
+        print(f"ack {n} {reply.version} {channel}", flush=True)
         if reply.outbox_id is not None:
             await host.announced(reply.outbox_id)  # as a front end does once it has posted
     print("ready", flush=True)
@@ -79,7 +79,7 @@ async def main(path: str, boundary: str | None, nth: int) -> None:
         reply = await host.handle("g", "c", MOD, "/game skip")
         if not reply.ok:
             break
-        print(f"ack {n} {reply.version}", flush=True)
+        print(f"ack {n} {reply.version} c", flush=True)
         if reply.outbox_id is not None:
             await host.announced(reply.outbox_id)
         n += 1
