@@ -8,6 +8,7 @@ import json
 import re
 import sqlite3
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,7 +44,8 @@ class GameRow:
 def read_game(db: Path, channel: int | None = None) -> GameRow:
     """The newest game (in ``channel``), read straight from SQLite like an operator would."""
     with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
-        sql = "SELECT id, version, status, state FROM games"
+        # The state is stored zlib-compressed in state_z (migration 7); rows written before keep JSON in state.
+        sql = "SELECT id, version, status, COALESCE(state, state_z) FROM games"
         params: tuple[Any, ...] = ()
         if channel is not None:
             sql += " WHERE channel_id = ?"
@@ -55,6 +57,8 @@ def read_game(db: Path, channel: int | None = None) -> GameRow:
                 "SELECT seat, user_id, display_name, kind FROM seats WHERE game_id = ? ORDER BY seat", (gid,)
             )
         ]
+    if isinstance(state, bytes):
+        state = zlib.decompress(state)
     return GameRow(gid, version, status, json.loads(state) if state else None, seats)
 
 
