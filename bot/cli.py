@@ -1,4 +1,4 @@
-"""The `conductor` command: run, console, replay, verify, check, sync, migrate-db."""
+"""The `conductor` command: run, console, replay, verify, check, vacuum, sync, migrate-db."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from bot import discord_app
 from bot.check import check_store
 from bot.console import clean_out, run_console
 from bot.core import Conductor
+from bot.listing import fill_listings
 from bot.settings import Settings, SettingsError, load_settings
 from bot.transcript import TranscriptError, load, replay, verify
 from storage import Store, StoreError, is_postgres, open_store, sqlite_path
@@ -52,6 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     verify.add_argument("file")
     sub.add_parser("check", help="re-play every stored game and report differences")
+    sub.add_parser(
+        "vacuum",
+        help="compact the database: compress old states, archive finished games' move logs, prune posted "
+        "announcements, then VACUUM (safe while the bot runs)",
+    )
     sync = sub.add_parser("sync", help="register slash commands with Discord")
     sync.add_argument("--guild", type=int, default=None, help="register to one guild (instant) instead of globally")
     migrate_db = sub.add_parser(
@@ -74,6 +80,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_verify(args.file))
         if verb == "check":
             return asyncio.run(_check(settings))
+        if verb == "vacuum":
+            return asyncio.run(_vacuum(settings))
         if verb == "console":
             if args.clean_out:
                 return asyncio.run(_clean_out(settings))
@@ -185,6 +193,26 @@ async def _check(settings: Settings) -> int:
         print(f"game {finding.game_id}: {finding.kind}: {finding.detail}")
     print(f"{len(findings)} games checked, {len(bad)} problems")
     return 1 if bad else 0
+
+
+async def _vacuum(settings: Settings) -> int:
+    where = settings.database_path
+    if where != ":memory:" and not Path(where).expanduser().exists():
+        print(f"conductor vacuum: cannot open the database {where}: there is no such file", file=sys.stderr)
+        return EXIT_BAD_DATABASE
+    opened(settings)
+    store = await Store.open(where)
+    try:
+        done = await store.maintain()
+        filled = await fill_listings(store)
+    finally:
+        await store.close()
+    print(
+        f"Compressed {done.compressed_states} states, archived the move logs of {done.archived_games} finished or "
+        f"aborted games, deleted {done.pruned_outbox} posted announcements and {done.pruned_timers} stale timers, "
+        f"listed {filled} older games. {done.bytes_before:,} bytes before, {done.bytes_after:,} after."
+    )
+    return 0
 
 
 async def _clean_out(settings: Settings, out_dir: Path = Path("out")) -> int:

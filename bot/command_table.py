@@ -87,6 +87,19 @@ def history_count(words: list[str], ctx: Ctx) -> int:
     return min(count, 100)
 
 
+def page_number(command: str) -> ArgParser:
+    def parse(words: list[str], ctx: Ctx) -> int:
+        if not words:
+            return 1
+        usage = f"Use `{command} <page>`, e.g. `{command} 2`."
+        page = whole_number(words[0], "The page number", usage)
+        if page < 1:
+            raise Refusal(R.BAD_COMMAND, f"Pages are numbered from 1. {usage}")
+        return page
+
+    return parse
+
+
 def move_number(words: list[str], ctx: Ctx) -> int | None:
     """None without a number: the handler knows the log's length and words that refusal with the
     allowed range (and refuses numbers past the end)."""
@@ -206,8 +219,8 @@ COMMANDS: dict[str, GameCommand] = {
         GameCommand("undo", "anyone", "open", table.undo),
         GameCommand("export", "anyone", "latest", table.export_game),
         GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
-        GameCommand("list", "anyone", "nothing", lobby.list_games),
-        GameCommand("mygames", "anyone", "nothing", lobby.mygames),
+        GameCommand("list", "anyone", "nothing", lobby.list_games, page_number("/game list")),
+        GameCommand("mygames", "anyone", "nothing", lobby.mygames, page_number("/game mygames")),
         GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
     )
 }

@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
@@ -24,6 +24,7 @@ from bot import replies as R
 from bot.command_table import GROUPS, GameCommand, find_command, permission_refusal
 from bot.commit import settle
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
+from bot.listing import listing
 from bot.moves import move
 from bot.names import clean_display_name
 from bot.reminders import fire, plan_turn_timers
@@ -243,6 +244,8 @@ class Conductor:
         outcome = settle(game, change, self.clock())
         board = change.continues and (outcome.post_board or outcome.finished)
         announce = Announcement(outcome.public, outcome.pings, board) if outcome.public else None
+        seats = change.seats if change.seats is not None else game.seats
+        listed = listing(game, outcome.state, outcome.status, seats, outcome.after)
         row, outbox_id = await self.store.commit(
             game.row,
             state=outcome.state,
@@ -260,9 +263,10 @@ class Conductor:
             revert_seqs=change.revert_seqs,
             cancel_timers=outcome.cancel_timers,
             add_timers=outcome.add_timers,
+            listing=listed.line,
+            waiting=listed.waiting,
         )
         notes = {k: v for k, v in {**game.notes, **change.notes}.items() if v is not None}
-        seats = change.seats if change.seats is not None else game.seats
         after = Table(row, game.engine, seats, game.settings, game.pings_off, notes)
         reply = Reply(
             public=outcome.public,
@@ -278,9 +282,9 @@ class Conductor:
         )
         if board and row.state is not None:
             reply.images = await self._board_images(after, outcome.finished)
-        return self._stamp(reply, after)
+        return self._stamp(reply, after, listed.waiting)
 
-    def _stamp(self, reply: Reply, game: Table | None) -> Reply:
+    def _stamp(self, reply: Reply, game: Table | None, to_act: Sequence[int] | None = None) -> Reply:
         """Add what a front end shows next: status, the game's group and turn-ending verbs, who must act."""
         if game is None or (reply.game_id is not None and reply.game_id != game.row.id):
             return reply
@@ -290,7 +294,8 @@ class Conductor:
         reply.turn_enders = game.spec.turn_enders
         reply.quick_moves = game.spec.quick_moves
         if row.status == "active" and row.state is not None and not row.paused:
-            to_act = game.spec.status(row.state).to_act
+            if to_act is None:  # the commit path knows it already: the game's status is computed once
+                to_act = game.spec.status(row.state).to_act
             reply.waiting = [(s.user_id, s.display_name) for s in game.seats if s.seat in to_act and s.kind == "human"]
         return reply
 
@@ -428,6 +433,9 @@ class Conductor:
             return  # listed as damaged; a moderator aborts it
         if game is None:
             return
+        if game.row.listing is None:  # written before the listing was stored: fill it in once
+            listed = listing(game, None, None, game.seats)
+            await self.store.set_listing(game.row.id, game.row.version, listed.line, listed.waiting)
         status = game.spec.status(found.game.state)
         bots = {s.seat for s in game.seats if s.kind == "bot"}
         if any(seat in bots for seat in status.to_act):
@@ -454,8 +462,12 @@ class Conductor:
             if found is None:
                 continue
             guild, channel = found.game.guild_id, found.game.channel_id
-            async with self._lock(guild, channel):
-                reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            try:
+                async with self._lock(guild, channel):
+                    reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            except Exception:  # one timer that fails (already deleted) must not stop the others
+                log.exception("timer %s (%s) of game %s failed and was dropped", timer.id, timer.kind, timer.game_id)
+                continue
             if reply is not None:
                 out.append((timer.kind, guild, channel, reply))
         return out

@@ -139,12 +139,16 @@ class GameCommands(TopGroup, name="game", description="Board games: lobby, views
         await bridge.slash(interaction, _join("/game addbot", level))
 
     @app_commands.command(name="list", description="Games in this server and whose turn it is")
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game list", private=True)
+    @app_commands.describe(page="which page (15 games a page; default 1)")
+    async def list_games(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await bridge.slash(interaction, _join("/game list", page), private=True)
 
     @app_commands.command(description="Where it is your turn (only you see it)")
-    async def mygames(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game mygames", private=True)
+    @app_commands.describe(page="which page (15 games a page; default 1)")
+    async def mygames(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] | None = None) -> None:
+        await bridge.slash(interaction, _join("/game mygames", page), private=True)
 
     @app_commands.command(description="Turn pings on or off for you")
     @app_commands.describe(on="true: ping me when it is my turn; false: no pings")

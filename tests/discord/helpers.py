@@ -9,6 +9,7 @@ import json
 import re
 import sqlite3
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,18 +84,21 @@ def _on_postgres(url: str, sql: str, params: tuple[Any, ...], fetch: bool) -> li
 
 def read_game(db: Database, channel: int | None = None) -> GameRow:
     """The newest game (in ``channel``)."""
-    sql = "SELECT id, version, status, state FROM games"
+    # The state is stored zlib-compressed in state_z (migration 7); rows written before keep JSON in state.
+    sql = "SELECT id, version, status, state, state_z FROM games"
     params: tuple[Any, ...] = ()
     if channel is not None:
         sql += " WHERE channel_id = ?"
         params = (str(channel),)
-    gid, version, status, state = query(db, sql + " ORDER BY id DESC LIMIT 1", params)[0]
+    gid, version, status, state, packed = query(db, sql + " ORDER BY id DESC LIMIT 1", params)[0]
     seats = [
         Seat(*row)
         for row in query(
             db, "SELECT seat, user_id, display_name, kind FROM seats WHERE game_id = ? ORDER BY seat", (gid,)
         )
     ]
+    if state is None and packed is not None:
+        state = zlib.decompress(packed)
     return GameRow(gid, version, status, json.loads(state) if state else None, seats)
 
 
