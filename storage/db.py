@@ -1015,7 +1015,10 @@ class Store:
         one bad row must not stop the timer loop (nor every later timer with it)."""
 
         def work(c: sqlite3.Connection) -> list[TimerRow]:
-            sql = f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id {where} ORDER BY t.due_at, t.id"
+            sql = (
+                f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id {where} "
+                "ORDER BY t.due_at, t.id"
+            )
             found, bad = sound_timers(c.execute(sql, params).fetchall())
             for timer_id in bad:
                 c.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
