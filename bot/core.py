@@ -23,6 +23,7 @@ import games
 from bot import replies as R
 from bot.command_table import GROUPS, GameCommand, find_command, permission_refusal
 from bot.commit import settle
+from bot.community import finishing_results, replay_url
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
 from bot.moves import move
 from bot.names import clean_display_name
@@ -66,8 +67,10 @@ class Conductor:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
         render_executor: Executor | None = None,
+        web_url: str | None = None,
     ) -> None:
         self.store = store
+        self.web_url = web_url  # the replay viewer's address; finished games link to it (None: off)
         self.render_images = render_images
         self.render_executor = render_executor
         self.clock = clock
@@ -238,6 +241,14 @@ class Conductor:
         """Complete ``change`` in memory (bots, status, timers), write it once, then announce it."""
         outcome = settle(game, change, self.clock())
         board = change.continues and (outcome.post_board or outcome.finished)
+        results = None
+        if outcome.status == "finished" and game.row.status != "finished":
+            final = outcome.state if outcome.state is not None else game.row.state
+            assert final is not None
+            seats = change.seats if change.seats is not None else game.seats
+            results = await finishing_results(self.store, game, final, seats)  # rated in the same write
+            if self.web_url:
+                outcome.public = f"{outcome.public}\nReplay: {replay_url(self.web_url, results)}".strip()
         announce = Announcement(outcome.public, outcome.pings, board) if outcome.public else None
         row, outbox_id = await self.store.commit(
             game.row,
@@ -256,6 +267,7 @@ class Conductor:
             revert_seqs=change.revert_seqs,
             cancel_timers=outcome.cancel_timers,
             add_timers=outcome.add_timers,
+            results=results,
         )
         notes = {k: v for k, v in {**game.notes, **change.notes}.items() if v is not None}
         seats = change.seats if change.seats is not None else game.seats

@@ -1,5 +1,6 @@
 """SQLite persistence (aiosqlite): games, seats, the move log, timers and settings."""
 
+from storage.community import GameResults, SeatResult
 from storage.db import (
     DEFAULT_PATH,
     Announcement,
@@ -18,6 +19,8 @@ from storage.db import (
 )
 
 __all__ = [
+    "GameResults",
+    "SeatResult",
     "Announcement",
     "OutboxRow",
     "DEFAULT_PATH",

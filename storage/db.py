@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -21,10 +22,14 @@ from typing import Any, Literal
 import aiosqlite
 
 from games.base import GameStatus
+from storage.community import CommunityStore, GameResults
 from storage.migrate import migrate
 
 DEFAULT_PATH = "./data/conductor.db"
 OPEN_STATUSES = ("lobby", "active")
+# True while this task runs statements inside a transaction it holds the lock for (the commit's
+# hooks): the helpers then run their statements in that transaction instead of waiting for the lock.
+_IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("store_in_transaction", default=False)
 
 
 class StaleVersion(Exception):
@@ -286,7 +291,7 @@ async def _check_schema(db: aiosqlite.Connection) -> None:
             await cursor.fetchall()
 
 
-class Store:
+class Store(CommunityStore):
     """Async access to the database. Open with ``await Store.open(path)``.
 
     One connection serves every concurrent command of the process, so every statement and
@@ -340,17 +345,25 @@ class Store:
     def connection(self) -> aiosqlite.Connection:
         return self._db
 
+    @contextlib.asynccontextmanager
+    async def _locked(self) -> AsyncIterator[None]:
+        if _IN_TRANSACTION.get():
+            yield
+            return
+        async with self._lock:
+            yield
+
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._locked(), self._db.execute(sql, params) as cursor:
             return await cursor.fetchone()
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
+        async with self._locked(), self._db.execute(sql, params) as cursor:
             return list(await cursor.fetchall())
 
     async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Cursor:
-        """One statement in its own (autocommit) transaction."""
-        async with self._lock:
+        """One statement in its own (autocommit) transaction, or in the commit's when a hook runs it."""
+        async with self._locked():
             return await self._db.execute(sql, params)
 
     # ----- games -------------------------------------------------------------------------
@@ -589,11 +602,13 @@ class Store:
         commitment: str | None = None,
         announce: Announcement | None = None,
         notes: Mapping[str, str | None] | None = None,
+        results: GameResults | None = None,
     ) -> tuple[GameRow, int | None]:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
         State, status, seats, appended moves, reverted moves, the game's timers, the change's
-        announcement (the outbox) and its notes (None deletes one) change together or not at all.
+        announcement (the outbox) and its notes (None deletes one) change together or not at all;
+        so do the game's ``results`` and ratings when it finishes (or is rolled back after it ended).
         Returns the new row (built here, not read back) and the outbox id; raises StaleVersion when another writer
         got there first.
         """
@@ -671,6 +686,12 @@ class Store:
                         (game.id, game.version + 1, announce.text, dumps(announce.pings), int(announce.board), now),
                     )
                     outbox_id = cursor.lastrowid
+                if status is not None and status != game.status:
+                    inside = _IN_TRANSACTION.set(True)
+                    try:
+                        await self._finish_hook(game.id, game.guild_id, game.game, game.status, status, results)
+                    finally:
+                        _IN_TRANSACTION.reset(inside)
                 await self._db.execute("COMMIT")
             except BaseException:
                 await self._db.execute("ROLLBACK")
