@@ -73,7 +73,7 @@ async def finishing_results(store: Store, game: Table, state: State, seats: Sequ
 
 
 def replay_url(base: str, results: GameResults) -> str:
-    return f"{base.rstrip('/')}/s/{results.guild_token}/g/{results.game_token}"
+    return f"{base.rstrip('/')}/s/{results.guild_token}/g/{results.game_token}/"
 
 
 # ----- /game stats [player] [game] ------------------------------------------------------------

@@ -25,6 +25,15 @@ class Settings:
     discord_gateway_url: str | None
     owner_ids: tuple[int, ...]
     env_file: str | None = None  # the .env that was read (None: none found)
+    web_bind: str | None = None  # the replay viewer's host:port (None: off)
+    web_url: str | None = None  # its address as players reach it, for links (default http://<web_bind>)
+
+    @property
+    def web_link_base(self) -> str | None:
+        """Where finished games link to, when the viewer is on."""
+        if not self.web_bind:
+            return None
+        return self.web_url or f"http://{self.web_bind if ':' in self.web_bind else '127.0.0.1:' + self.web_bind}"
 
 
 def find_env_file(env_file: str | None = None) -> Path:
@@ -55,4 +64,6 @@ def load_settings(env_file: str | None = None) -> Settings:
         discord_gateway_url=os.environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
         owner_ids=owners,
         env_file=str(path) if found else None,
+        web_bind=os.environ.get("WEB_BIND", "").strip() or None,
+        web_url=os.environ.get("WEB_URL", "").strip() or None,
     )
