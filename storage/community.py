@@ -8,6 +8,7 @@ rolls a finished game back into play: a game's rating changes with its status, o
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -157,7 +158,8 @@ class CommunityStore:
 
     async def _rebuild_ratings(self, guild_id: str, game: str) -> None:
         await self._write("DELETE FROM ratings WHERE guild_id = ? AND game = ?", (guild_id, game))
-        ratings = replay(await self.rated_games(guild_id, game))
+        # Replaying every game of a server is CPU work: off the event loop (the commit still waits for it).
+        ratings = await asyncio.to_thread(replay, await self.rated_games(guild_id, game))
         await self._save_ratings(guild_id, game, list(ratings.values()))
 
     # ----- reads -----------------------------------------------------------------------------

@@ -139,3 +139,31 @@ def test_rating_ties_share_and_one_player_games_change_nothing():
     assert new["b"].mu == new["c"].mu < new["a"].mu
     assert rate({}, [a]) == []
     assert rate({}, [a, Placing("a", "a", "human", 3)]) == []  # one player in two seats is one player
+
+
+def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(tmp_path):
+    """The real command line, on a database with a rated game."""
+    import asyncio
+    import os
+    import subprocess
+    import sys
+
+    from bot.core import Conductor
+
+    async def prepare() -> None:
+        store = await Store.open(tmp_path / "rated.db")
+        try:
+            await trains_won_by(Conductor(store, render_images=False), ANN, BOB, "c1")
+        finally:
+            await store.close()
+
+    asyncio.run(prepare())
+    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "rated.db"), "CONDUCTOR_HOME": str(tmp_path)}
+    command = [sys.executable, "-m", "bot.cli", "check"]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"ratings of trains in server {GUILD}: ok: 2 ratings recomputed from 1 finished games" in done.stdout
+    with sqlite3.connect(tmp_path / "rated.db") as db:
+        db.execute("UPDATE ratings SET sigma = sigma / 2")
+    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+    assert done.returncode == 1 and "ratings of trains in server g1: mismatch" in done.stdout

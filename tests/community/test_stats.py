@@ -66,3 +66,21 @@ async def test_stats_and_leaderboard_refuse_bad_words(host):
     assert not refused.ok and "tiny-towns" in refused.private + refused.public
     refused = await say(host, ANN, "/game stats ann bob")
     assert not refused.ok
+
+
+def test_every_declared_stats_function_counts_per_seat_after_a_playout():
+    declared = [m.spec for m in games.manifests() if m.spec.stats is not None]
+    assert {spec.slug for spec in declared} >= {"tiny-towns", "trains", "trolley-town"}
+    for spec in declared:
+        state = spec.setup(["ann", "bob"], {}, 3)
+        for _ in range(5000):
+            status = spec.status(state)
+            if status.finished:
+                break
+            seat = status.to_act[0]
+            state, _ = spec.apply(state, seat, spec.bot_move(state, seat, 1))
+        assert spec.status(state).finished, spec.slug
+        played = spec.stats(state)
+        assert len(played["counts"]) == 2 and played["counted"], spec.slug
+        assert all(isinstance(n, int) and n > 0 for counts in played["counts"] for n in counts.values()), spec.slug
+        assert any(played["counts"]), f"{spec.slug}: a whole game counted nothing"
