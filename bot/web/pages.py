@@ -53,6 +53,12 @@ def replay_page(replay: Replay, step: int, list_href: str) -> str:
     if step < replay.last:
         nav.append(f'<a id="next" href="?step={step + 1}" rel="next">Forward &rarr;</a>')
     nav.append(f'<a id="last" href="?step={replay.last}">Last</a>')
+    moves = "".join(
+        f'<li><a href="?step={m.number}">{escape(m.player)}: {escape(m.text)}</a></li>'
+        if m.number != step
+        else f"<li><b>{escape(m.player)}: {escape(m.text)}</b></li>"
+        for m in replay.steps[1:]
+    )
     standings = "".join(
         f"<tr><td>{s['rank']}</td><td>{escape(s['player'])}</td><td>{s['score']}</td>"
         f"<td>{escape(s.get('title', ''))}</td></tr>"
@@ -65,7 +71,8 @@ def replay_page(replay: Replay, step: int, list_href: str) -> str:
         f'<p><img id="board" src="step-{step}.png" alt="The board at step {step}"></p>\n'
         f'<h2>Final standings</h2>\n<table id="standings"><tr><th>Rank</th><th>Player</th><th>Score</th>'
         f"<th></th></tr>{standings}</table>\n"
-        '<p><img id="summary" src="summary.png" alt="End-of-game summary"></p>'
+        '<p><img id="summary" src="summary.png" alt="End-of-game summary"></p>\n'
+        f'<h2>Moves</h2>\n<ol id="moves">{moves}</ol>'
     )
     return _page(f"{replay.name} #{replay.game_id}, step {step}", body)
 

@@ -59,3 +59,20 @@ async def test_running_games_and_other_servers_games_are_404(host, store):
         # Only reading: anything but GET is refused.
         async with aiohttp.ClientSession() as session, session.post(f"{base}/s/{guild_a}/") as response:
             assert response.status == 405
+
+
+def test_pages_escape_names_and_moves():
+    import games
+    from bot.web.pages import replay_page
+    from bot.web.replays import replay_of
+
+    spec = games.get_game("trains")
+    names = ["<script>alert(1)</script>", "bob & co"]
+    state = spec.setup(names, {}, 5)
+    seat = spec.status(state).to_act[0]
+    move = spec.format(spec.legal_moves(state, seat)[0])
+    replay = replay_of(spec, names, {}, 5, [(seat, move)], names, 1)
+    page = replay_page(replay, 1, "../../")
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "bob &amp; co" in page
+    assert 'href="?step=0"' in page and "Step 1 of 1" in page
+    assert replay_page(replay, 99, "../../").count("Step 1 of 1") == 1  # a step past the end shows the last
