@@ -76,3 +76,24 @@ def test_pages_escape_names_and_moves():
     assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "bob &amp; co" in page
     assert 'href="?step=0"' in page and "Step 1 of 1" in page
     assert replay_page(replay, 99, "../../").count("Step 1 of 1") == 1  # a step past the end shows the last
+
+
+def test_the_viewer_binds_to_loopback_unless_told_otherwise(tmp_path, monkeypatch):
+    import pytest
+
+    from bot.settings import load_settings
+    from bot.web.server import Bind, parse_bind
+
+    assert parse_bind("8080") == Bind("127.0.0.1", 8080)
+    assert parse_bind(":8080") == Bind("127.0.0.1", 8080)
+    assert parse_bind("0.0.0.0:9000") == Bind("0.0.0.0", 9000)
+    for bad in ("", "localhost", "127.0.0.1:http", "127.0.0.1:70000"):
+        with pytest.raises(ValueError):
+            parse_bind(bad)
+    for key in ("WEB_BIND", "WEB_URL"):
+        monkeypatch.setenv(key, "")  # recorded, so whatever load_settings sets is undone after the test
+        monkeypatch.delenv(key)
+    (tmp_path / ".env").write_text("")
+    assert load_settings(str(tmp_path)).web_link_base is None  # off by default: no links either
+    (tmp_path / ".env").write_text("WEB_BIND=127.0.0.1:8080\n")
+    assert load_settings(str(tmp_path)).web_link_base == "http://127.0.0.1:8080"
