@@ -12,11 +12,13 @@ from pathlib import Path
 
 from bot import discord_app
 from bot.check import check_store
+from bot.check_ratings import check_ratings
 from bot.console import clean_out, run_console
 from bot.core import Conductor
 from bot.listing import fill_listings
 from bot.settings import Settings, SettingsError, load_settings
 from bot.transcript import TranscriptError, load, replay, verify
+from bot.web import server as web_server
 from storage import Store, StoreError, is_postgres, open_store, sqlite_path
 
 # The exit status when the database cannot be opened (1 is "problems found" for check).
@@ -184,6 +186,7 @@ async def _check(settings: Settings) -> int:
     store = await open_store(where)
     try:
         findings = await check_store(store)
+        boards = await check_ratings(store)
     except sqlite3.DatabaseError as exc:  # damage deeper in the file than opening it reads
         raise StoreError(f"cannot read the database {where}: {exc}") from None
     finally:
@@ -191,8 +194,11 @@ async def _check(settings: Settings) -> int:
     bad = [f for f in findings if f.kind not in ("ok", "incompatible")]
     for finding in findings:
         print(f"game {finding.game_id}: {finding.kind}: {finding.detail}")
-    print(f"{len(findings)} games checked, {len(bad)} problems")
-    return 1 if bad else 0
+    for board in boards:
+        print(f"ratings of {board.game} in server {board.guild_id}: {board.kind}: {board.detail}")
+    wrong = [b for b in boards if b.kind != "ok"]
+    print(f"{len(findings)} games checked, {len(bad) + len(wrong)} problems")
+    return 1 if bad or wrong else 0
 
 
 async def _vacuum(settings: Settings) -> int:
@@ -229,9 +235,12 @@ async def _clean_out(settings: Settings, out_dir: Path = Path("out")) -> int:
 async def _console(settings: Settings, moderators: set[str]) -> int:
     opened(settings)
     store = await open_store(settings.database)
+    viewer = await web_server.start(store, web_server.parse_bind(settings.web_bind)) if settings.web_bind else None
     try:
-        await run_console(Conductor(store), moderators, out_dir=Path("out"))
+        await run_console(Conductor(store, web_url=settings.web_link_base), moderators, out_dir=Path("out"))
     finally:
+        if viewer is not None:
+            await viewer.cleanup()
         await store.close()
     return 0
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot import lobby, moderation, table
+from bot import community, lobby, moderation, table
 from bot import replies as R
 from bot.host import Change, Ctx, Refusal
 from bot.names import AmbiguousPlayer, shown
@@ -222,6 +222,8 @@ COMMANDS: dict[str, GameCommand] = {
         GameCommand("list", "anyone", "nothing", lobby.list_games, page_number("/game list")),
         GameCommand("mygames", "anyone", "nothing", lobby.mygames, page_number("/game mygames")),
         GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
+        GameCommand("stats", "anyone", "nothing", community.stats, community.stats_args),
+        GameCommand("leaderboard", "anyone", "nothing", community.leaderboard, community.leaderboard_args),
     )
 }
 
@@ -233,7 +235,7 @@ MOD_COMMANDS: dict[str, GameCommand] = {
         GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/mod kick <player>`."), group="mod"),
         GameCommand("substitute", "moderator", "open", moderation.substitute, substitution, group="mod"),
         GameCommand("skip", "moderator", "open", moderation.skip, optional_player_word, group="mod"),
-        GameCommand("rollback", "moderator", "open", table.rollback, move_number, group="mod"),
+        GameCommand("rollback", "moderator", "latest", table.rollback, move_number, group="mod"),
         GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement, group="mod"),
         GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted, group="mod"),
         GameCommand("abort", "moderator", "open", moderation.mod_abort, group="mod"),

@@ -23,6 +23,7 @@ import games
 from bot import replies as R
 from bot.command_table import GROUPS, GameCommand, find_command, permission_refusal
 from bot.commit import settle
+from bot.community import finishing_results, replay_url
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
 from bot.listing import listing
 from bot.moves import move
@@ -68,8 +69,10 @@ class Conductor:
         seed_source: Callable[[], int] | None = None,
         render_executor: Executor | None = None,
         shards: Shards | None = None,
+        web_url: str | None = None,
     ) -> None:
         self.store = store
+        self.web_url = web_url  # the replay viewer's address; finished games link to it (None: off)
         # The shards this process runs (None: every guild): its timers, start-up repair and pending
         # announcements are only those of its guilds; other processes own the rest.
         self.shards = shards
@@ -243,6 +246,14 @@ class Conductor:
         """Complete ``change`` in memory (bots, status, timers), write it once, then announce it."""
         outcome = settle(game, change, self.clock())
         board = change.continues and (outcome.post_board or outcome.finished)
+        results = None
+        if outcome.status == "finished" and game.row.status != "finished":
+            final = outcome.state if outcome.state is not None else game.row.state
+            assert final is not None
+            seats = change.seats if change.seats is not None else game.seats
+            results = await finishing_results(self.store, game, final, seats)  # rated in the same write
+            if self.web_url:
+                outcome.public = f"{outcome.public}\nReplay: {replay_url(self.web_url, results)}".strip()
         announce = Announcement(outcome.public, outcome.pings, board) if outcome.public else None
         seats = change.seats if change.seats is not None else game.seats
         listed = listing(game, outcome.state, outcome.status, seats, outcome.after)
@@ -265,6 +276,7 @@ class Conductor:
             add_timers=outcome.add_timers,
             listing=listed.line,
             waiting=listed.waiting,
+            results=results,
         )
         notes = {k: v for k, v in {**game.notes, **change.notes}.items() if v is not None}
         after = Table(row, game.engine, seats, game.settings, game.pings_off, notes)

@@ -25,6 +25,8 @@ class Settings:
     discord_gateway_url: str | None
     owner_ids: tuple[int, ...]
     env_file: str | None = None  # the .env that was read (None: none found)
+    web_bind: str | None = None  # the replay viewer's host:port (None: off)
+    web_url: str | None = None  # its address as players reach it, for links (default http://<web_bind>)
     # DATABASE_URL=postgresql://... : PostgreSQL, shared by several bot processes (None: the SQLite file).
     database_url: str | None = None
     # SHARD_COUNT / SHARD_IDS: this process runs shards ``shard_ids`` of ``shard_count`` (None: unsharded).
@@ -42,6 +44,13 @@ class Settings:
         if self.shard_count is None:
             return None
         return Shards(self.shard_count, frozenset(self.shard_ids or range(self.shard_count)))
+
+    @property
+    def web_link_base(self) -> str | None:
+        """Where finished games link to, when the viewer is on."""
+        if not self.web_bind:
+            return None
+        return self.web_url or f"http://{self.web_bind if ':' in self.web_bind else '127.0.0.1:' + self.web_bind}"
 
 
 class SettingsError(ValueError):
@@ -98,4 +107,6 @@ def load_settings(env_file: str | None = None) -> Settings:
         database_url=url,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        web_bind=os.environ.get("WEB_BIND", "").strip() or None,
+        web_url=os.environ.get("WEB_URL", "").strip() or None,
     )

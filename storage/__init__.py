@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from storage.community import GameResults, SeatResult
 from storage.db import (
     DEFAULT_PATH,
     Announcement,
@@ -55,6 +56,8 @@ __all__ = [
     "open_store",
     "shard_of",
     "sqlite_path",
+    "GameResults",
+    "SeatResult",
     "Announcement",
     "OutboxRow",
     "DEFAULT_PATH",

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
 import logging
 import os
@@ -15,7 +16,7 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal, TypeVar
@@ -23,6 +24,7 @@ from typing import Any, Literal, TypeVar
 import aiosqlite
 
 from games.base import GameStatus
+from storage.community import CommunityStore, GameResults, finish_action
 from storage.migrate import migrate
 from storage.shards import Shards
 
@@ -41,6 +43,9 @@ T = TypeVar("T")
 # ("commit:after_begin", "commit:statement", "commit:before_commit", "commit:after_commit", ...),
 # on the database thread; a crash test makes it end the process there.
 FaultHook = Callable[[str], None]
+# True while this task runs statements inside a transaction it holds the lock for (the commit's
+# hooks): the helpers then run their statements in that transaction instead of waiting for the lock.
+_IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("store_in_transaction", default=False)
 
 
 class StaleVersion(Exception):
@@ -410,7 +415,7 @@ async def _check_schema(db: aiosqlite.Connection) -> None:
             await cursor.fetchall()
 
 
-class Store:
+class Store(CommunityStore):
     """Async access to the database. Open with ``await Store.open(path)``.
 
     One connection serves every concurrent command of the process, so every statement and
@@ -474,11 +479,17 @@ class Store:
     # per statement, fetch and cursor close.
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """``work`` on the connection's own thread, under the store's lock."""
+        """``work`` on the connection's own thread, under the store's lock (or inside the transaction
+        this task already holds it for: see ``_IN_TRANSACTION``)."""
+        if _IN_TRANSACTION.get():
+            return await self._hop(work)
         async with self._lock:
-            connection = self._db._conn  # aiosqlite's sqlite3 connection; used only on its thread
-            result: T = await self._db._execute(work, connection)
-            return result
+            return await self._hop(work)
+
+    async def _hop(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        connection = self._db._conn  # aiosqlite's sqlite3 connection; used only on its thread
+        result: T = await self._db._execute(work, connection)
+        return result
 
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
         return await self._run(lambda c: c.execute(sql, params).fetchone())
@@ -499,10 +510,29 @@ class Store:
         """Several reads in one snapshot (another process may write between statements otherwise)."""
         return await self._run(lambda c: _Tx(c, "read", None).read(work))
 
-    async def _transaction(self, name: str, work: Callable[[_Tx], T]) -> T:
+    async def _transaction(
+        self, name: str, work: Callable[[_Tx], T], then: Callable[[], Awaitable[None]] | None = None
+    ) -> T:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT) named ``name`` for the fault hook;
-        any exception rolls the whole of it back."""
-        return await self._run(lambda c: _Tx(c, name, self.fault_hook).write(work))
+        any exception rolls the whole of it back. ``then``: async statements (the community's finish
+        hook, through ``_one``/``_all``/``_write``) that join the transaction after ``work``; only a
+        finishing commit has them, so it alone takes more than one hop to the database thread."""
+        if then is None:
+            return await self._run(lambda c: _Tx(c, name, self.fault_hook).write(work))
+        async with self._lock:
+            inside = _IN_TRANSACTION.set(True)
+            try:
+                tx = _Tx(self._db._conn, name, self.fault_hook)
+                result = await self._hop(lambda c: tx.begin(work))
+                try:
+                    await then()
+                except BaseException:
+                    await self._hop(lambda c: tx.rollback())
+                    raise
+                await self._hop(lambda c: tx.commit())
+                return result
+            finally:
+                _IN_TRANSACTION.reset(inside)
 
     def _to_game(self, row: Sequence[Any]) -> GameRow:
         """A games row, its state decoded only if this version was not decoded before."""
@@ -795,13 +825,15 @@ class Store:
         notes: Mapping[str, str | None] | None = None,
         listing: str | None = None,
         waiting: Sequence[int] | None = None,
+        results: GameResults | None = None,
     ) -> tuple[GameRow, int | None]:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
         State, status, seats, appended moves, reverted moves, the game's timers, the change's
         announcement (the outbox), its notes (None deletes one) and its one-line ``listing`` and
         ``waiting`` seats (for /game list and /game mygames) change together or not at all; a game
-        that finishes or is aborted has its move log archived in the same transaction.
+        that finishes or is aborted has its move log archived in the same transaction; so do the game's
+        ``results`` and ratings when it finishes (or is rolled back after it ended).
         Returns the new row (built here, not read back) and the outbox id; raises StaleVersion when
         another writer got there first.
         """
@@ -885,7 +917,13 @@ class Store:
                 tx.after_commit(lambda: _remember(self._states, game.id, version, state))
             return outbox_id
 
-        outbox_id = await self._transaction("commit", work)
+        then = None
+        if finish_action(game.status, status, results) is not None:
+
+            async def then() -> None:
+                await self._finish_hook(game.id, game.guild_id, game.game, game.status, status, results)
+
+        outbox_id = await self._transaction("commit", work, then)
         changed: dict[str, Any] = {"version": version, "updated_at": now}
         given: dict[str, Any] = {
             "state": state,
@@ -1199,19 +1237,34 @@ class _Tx:
         self._after.append(action)
 
     def write(self, work: Callable[[_Tx], T]) -> T:
+        result = self.begin(work)
+        self.commit()
+        return result
+
+    def begin(self, work: Callable[[_Tx], T]) -> T:
+        """BEGIN IMMEDIATE and ``work``; rolled back if ``work`` raises, else left open for ``commit``."""
         self.connection.execute("BEGIN IMMEDIATE")
         try:
             self._boundary("after_begin")
-            result = work(self)
+            return work(self)
+        except BaseException:
+            self.rollback()
+            raise
+
+    def commit(self) -> None:
+        try:
             self._boundary("before_commit")
             self.connection.execute("COMMIT")
         except BaseException:
-            self.connection.execute("ROLLBACK")
+            self.rollback()
             raise
         self._boundary("after_commit")
         for action in self._after:
             action()
-        return result
+
+    def rollback(self) -> None:
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
 
     def read(self, work: Callable[[_Tx], T]) -> T:
         self.connection.execute("BEGIN")

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import discord
+from aiohttp.web import AppRunner
 from discord import app_commands
 
 import rendering
@@ -26,6 +27,7 @@ from bot.discord.dispatcher import TimerDispatcher
 from bot.discord.stall import StallMonitor
 from bot.replies import Reply
 from bot.settings import Settings
+from bot.web import server as web_server
 from storage import Store, is_postgres, open_store
 
 log = logging.getLogger(__name__)
@@ -91,6 +93,7 @@ class ConductorBot(discord.Client):
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._shutdown: asyncio.Task[None] | None = None
         self._released = False
+        self.web: AppRunner | None = None
 
     async def setup_hook(self) -> None:
         """After login, before the gateway connects. Commands are not synced here (`conductor sync`)."""
@@ -103,7 +106,14 @@ class ConductorBot(discord.Client):
         )
         self.store = await open_store(self.settings.database)
         self.render_pool = testhooks.renderer(render_pool())
-        self.conductor = Conductor(self.store, render_executor=self.render_pool, shards=self.settings.shards)
+        self.conductor = Conductor(
+            self.store,
+            render_executor=self.render_pool,
+            shards=self.settings.shards,
+            web_url=self.settings.web_link_base,
+        )
+        if self.settings.web_bind:  # the optional replay viewer (off unless WEB_BIND is set)
+            self.web = await web_server.start(self.store, web_server.parse_bind(self.settings.web_bind))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # old buttons keep working after a restart
         await self._repair()
         self.dispatcher = TimerDispatcher(self.conductor, self.post_timer_reply)
@@ -198,6 +208,9 @@ class ConductorBot(discord.Client):
                 self.stall.stop()
             if self.render_pool is not None:  # absent if setup_hook never ran
                 self.render_pool.shutdown(wait=False, cancel_futures=True)
+            if self.web is not None:
+                with contextlib.suppress(Exception):
+                    await self.web.cleanup()
             if hasattr(self, "store"):
                 with contextlib.suppress(Exception):
                     await self.store.close()
