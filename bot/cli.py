@@ -202,12 +202,12 @@ async def _check(settings: Settings) -> int:
 
 
 async def _vacuum(settings: Settings) -> int:
-    where = settings.database_path
-    if where != ":memory:" and not Path(where).expanduser().exists():
+    where = settings.database
+    if not is_postgres(where) and where != ":memory:" and not Path(where).expanduser().exists():
         print(f"conductor vacuum: cannot open the database {where}: there is no such file", file=sys.stderr)
         return EXIT_BAD_DATABASE
     opened(settings)
-    store = await Store.open(where)
+    store = await open_store(where)
     try:
         done = await store.maintain()
         filled = await fill_listings(store)

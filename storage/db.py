@@ -196,6 +196,25 @@ _GAME_COLUMNS = (
 _MOVE_COLUMNS = "seq, seat, user_id, text, irreversible, reverted, created_at"
 
 
+# /game list and /game mygames, one statement a page (``?`` placeholders; PostgreSQL runs them too).
+LIST_PAGE_SQL = (
+    "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, "
+    "(SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id), COUNT(*) OVER () FROM games g "
+    "WHERE g.guild_id = ? AND (g.status IN ('lobby', 'active') OR (g.status = 'aborted' "
+    "AND g.updated_at >= ? AND g.id = (SELECT MAX(a.id) FROM games a "
+    "WHERE a.guild_id = g.guild_id AND a.channel_id = g.channel_id))) "
+    "ORDER BY CASE WHEN g.status = 'aborted' THEN 1 ELSE 0 END, "
+    "CASE WHEN g.status = 'aborted' THEN -g.id ELSE g.id END LIMIT ? OFFSET ?"
+)
+WAITING_PAGE_SQL = (
+    "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, 0, s.seat, "
+    "COUNT(*) OVER () "
+    "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.status = 'active' "
+    "AND (g.waiting LIKE '%,' || CAST(s.seat AS TEXT) || ',%' OR g.listing IS NULL OR g.state IS NOT NULL) "
+    "ORDER BY g.id LIMIT ? OFFSET ?"
+)
+
+
 def compress(value: Any) -> bytes:
     """Canonical JSON, zlib-compressed: how states and archived move logs are stored."""
     return zlib.compress(dumps(value).encode("utf-8"), COMPRESSION_LEVEL)
@@ -653,30 +672,14 @@ class Store(CommunityStore):
     ) -> tuple[list[ListedGame], int]:
         """One page of the server's open games (by id), then the channels whose latest game was
         aborted since ``aborted_since`` (newest first), and how many there are in all."""
-        rows = await self._all(
-            "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, "
-            "(SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id), COUNT(*) OVER () FROM games g "
-            "WHERE g.guild_id = ? AND (g.status IN ('lobby', 'active') OR (g.status = 'aborted' "
-            "AND g.updated_at >= ? AND g.id = (SELECT MAX(a.id) FROM games a "
-            "WHERE a.guild_id = g.guild_id AND a.channel_id = g.channel_id))) "
-            "ORDER BY CASE WHEN g.status = 'aborted' THEN 1 ELSE 0 END, "
-            "CASE WHEN g.status = 'aborted' THEN -g.id ELSE g.id END LIMIT ? OFFSET ?",
-            (guild_id, aborted_since, limit, offset),
-        )
+        rows = await self._all(LIST_PAGE_SQL, (guild_id, aborted_since, limit, offset))
         return [ListedGame(*row[:6]) for row in rows], (rows[0][6] if rows else 0)
 
     async def waiting_page(self, user_id: str, offset: int, limit: int) -> tuple[list[ListedGame], int]:
         """One page of the active games waiting for ``user_id`` (their seat is in the stored
         ``waiting`` list), with rows written before migration 7 (no listing yet) for the caller to
         check, and how many there are in all."""
-        rows = await self._all(
-            "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, 0, s.seat, "
-            "COUNT(*) OVER () "
-            "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.status = 'active' "
-            "AND (g.waiting LIKE '%,' || CAST(s.seat AS TEXT) || ',%' OR g.listing IS NULL OR g.state IS NOT NULL) "
-            "ORDER BY g.id LIMIT ? OFFSET ?",
-            (user_id, limit, offset),
-        )
+        rows = await self._all(WAITING_PAGE_SQL, (user_id, limit, offset))
         return [ListedGame(*row[:7]) for row in rows], (rows[0][7] if rows else 0)
 
     async def set_listing(self, game_id: int, version: int, listing: str, waiting: Sequence[int]) -> bool:
@@ -684,7 +687,7 @@ class Store(CommunityStore):
         ``version``; the game itself does not change, so neither does its version."""
         changed, _ = await self._write(
             "UPDATE games SET listing = ?, waiting = ? WHERE id = ? AND version = ?",
-            (listing, _waiting(waiting), game_id, version),
+            (listing, waiting_text(waiting), game_id, version),
         )
         return changed == 1
 
@@ -851,7 +854,7 @@ class Store(CommunityStore):
             ("salt", salt),
             ("commitment", commitment),
             ("listing", listing),
-            ("waiting", None if waiting is None else _waiting(waiting)),
+            ("waiting", None if waiting is None else waiting_text(waiting)),
         ):
             if value is not None:
                 sets.append(f"{column} = ?")
@@ -1017,13 +1020,9 @@ class Store(CommunityStore):
 
         def work(tx: _Tx) -> list[MoveRow]:
             archived = tx.run("SELECT moves FROM moves_archive WHERE game_id = ?", (game_id,)).fetchone()
-            rows = [tuple(r) for r in json.loads(_inflate(archived[0]))] if archived else []
+            rows = archived_moves(archived[0] if archived else None)
             rows += tx.run(f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
-            return [
-                MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
-                for seq, seat, user, text, irr, rev, created in rows
-                if include_reverted or not rev
-            ]
+            return move_rows(rows, include_reverted)
 
         return await self._read(work)
 
@@ -1182,9 +1181,28 @@ _INSERT_MOVE = (
 )
 
 
-def _waiting(seats: Sequence[int]) -> str:
+def waiting_text(seats: Sequence[int]) -> str:
     """Seats as ",0,2," (empty for none): a seat is found with LIKE '%,<seat>,%'."""
     return f",{','.join(str(s) for s in seats)}," if seats else ""
+
+
+ARCHIVE_SQL = (
+    "INSERT INTO moves_archive (game_id, moves, count) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, count = excluded.count"
+)
+
+
+def archived_moves(stored: Any) -> list[list[Any]]:
+    """An archive row's moves (``_MOVE_COLUMNS`` each); [] for no archive row."""
+    return [list(r) for r in json.loads(_inflate(stored))] if stored is not None else []
+
+
+def move_rows(rows: Iterable[Sequence[Any]], include_reverted: bool) -> list[MoveRow]:
+    return [
+        MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
+        for seq, seat, user, text, irr, rev, created in rows
+        if include_reverted or not rev
+    ]
 
 
 def _archive(tx: _Tx, game_id: int) -> None:
@@ -1194,13 +1212,8 @@ def _archive(tx: _Tx, game_id: int) -> None:
     if not rows:
         return
     archived = tx.run("SELECT moves FROM moves_archive WHERE game_id = ?", (game_id,)).fetchone()
-    kept = [list(r) for r in json.loads(_inflate(archived[0]))] if archived else []
-    everything = kept + [list(r) for r in rows]
-    tx.run(
-        "INSERT INTO moves_archive (game_id, moves, count) VALUES (?, ?, ?) "
-        "ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, count = excluded.count",
-        (game_id, compress(everything), len(everything)),
-    )
+    everything = archived_moves(archived[0] if archived else None) + [list(r) for r in rows]
+    tx.run(ARCHIVE_SQL, (game_id, compress(everything), len(everything)))
     tx.run("DELETE FROM moves WHERE game_id = ?", (game_id,))
 
 

@@ -12,19 +12,30 @@ mixins that use them); ``placeholders`` turns them into ``$1, $2, ...``.
 
 from __future__ import annotations
 
+import contextvars
 import json
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from games.base import GameStatus
+from storage.community import CommunityStore, GameResults, finish_action
 from storage.db import (
     _GAME_COLUMNS,
+    _MOVE_COLUMNS,
+    _TIMER_COLUMNS,
+    ARCHIVE_SQL,
+    CLOSED_STATUSES,
+    LIST_PAGE_SQL,
     OPEN_STATUSES,
+    WAITING_PAGE_SQL,
     Announcement,
     ChannelBusy,
     GameRow,
+    ListedGame,
+    Maintenance,
     MoveRecord,
     MoveRow,
     NewTimer,
@@ -34,9 +45,14 @@ from storage.db import (
     StoreError,
     TableRow,
     TimerRow,
+    _decode_object,
     _game,
+    archived_moves,
+    compress,
     dumps,
-    timer_payload,
+    move_rows,
+    sound_timers,
+    waiting_text,
 )
 from storage.postgres_migrate import migrate_postgres
 from storage.shards import Shards
@@ -48,7 +64,10 @@ except ImportError:  # pragma: no cover - reported when a postgresql:// URL is o
 
 # The shard of a game's guild, in SQL (storage.shards.shard_of): ids that are not snowflakes are shard 0.
 _SHARD = "(CASE WHEN g.guild_id ~ '^[0-9]+$' THEN (g.guild_id::bigint >> 22) % {count} ELSE 0 END)"
-_TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.due_at, t.payload"
+# The connection of the transaction this task is inside (a finishing commit running the community's
+# finish hook): ``_one``/``_all``/``_write`` then run their statements in it instead of on a pool
+# connection of their own, so results and ratings commit (or roll back) with the game.
+_IN_TRANSACTION: contextvars.ContextVar[Any] = contextvars.ContextVar("postgres_in_transaction", default=None)
 # What Store._read_table reads in four more statements, as JSON columns of the game's row.
 _TABLE_EXTRAS = (
     "(SELECT COALESCE(json_agg(json_build_array(seat, user_id, display_name, kind, bot_level) ORDER BY seat), "
@@ -100,11 +119,7 @@ class WriteResult:
     lastrowid: int | None = None
 
 
-def _timer(row: Any) -> TimerRow:
-    return TimerRow(row[0], row[1], row[2], row[3], timer_payload(row[4]))
-
-
-class PostgresStore:
+class PostgresStore(CommunityStore):
     """Async access to a PostgreSQL database. Open with ``await PostgresStore.open(url)``.
 
     A connection pool serves concurrent commands; each transaction has its own connection, so no
@@ -148,19 +163,30 @@ class PostgresStore:
 
     # ----- shared-SQL helpers (``?`` placeholders) -----------------------------------------
 
-    async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Any]:
+        """The transaction's connection inside a finishing commit (see ``_IN_TRANSACTION``), else one
+        of the pool's."""
+        inside = _IN_TRANSACTION.get()
+        if inside is not None:
+            yield inside
+            return
         async with self._pool.acquire() as connection:
+            yield connection
+
+    async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        async with self._connection() as connection:
             return await connection.fetchrow(placeholders(sql), *params)
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._pool.acquire() as connection:
+        async with self._connection() as connection:
             return list(await connection.fetch(placeholders(sql), *params))
 
     async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> WriteResult:
-        """One statement in its own transaction. ``lastrowid`` is filled when the statement ends in
-        ``RETURNING id``; otherwise None (PostgreSQL has no implicit last row id)."""
+        """One statement in its own transaction (or in the finishing commit's). ``lastrowid`` is filled
+        when the statement ends in ``RETURNING id``; otherwise None (PostgreSQL has no implicit last row id)."""
         statement = placeholders(sql)
-        async with self._pool.acquire() as connection:
+        async with self._connection() as connection:
             if statement.rstrip().upper().endswith("RETURNING ID"):
                 row = await connection.fetchrow(statement, *params)
                 return WriteResult(1 if row else 0, int(row[0]) if row else None)
@@ -268,6 +294,26 @@ class PostgresStore:
         )
         return [_game(row) for row in rows]
 
+    # ----- one query per page of /game list and /game mygames (see Store.list_page) -------------
+
+    async def list_page(
+        self, guild_id: str, aborted_since: float, offset: int, limit: int
+    ) -> tuple[list[ListedGame], int]:
+        rows = await self._all(LIST_PAGE_SQL, (guild_id, aborted_since, limit, offset))
+        return [ListedGame(*row[:6]) for row in rows], (int(rows[0][6]) if rows else 0)
+
+    async def waiting_page(self, user_id: str, offset: int, limit: int) -> tuple[list[ListedGame], int]:
+        rows = await self._all(WAITING_PAGE_SQL, (user_id, limit, offset))
+        return [ListedGame(*row[:7]) for row in rows], (int(rows[0][7]) if rows else 0)
+
+    async def set_listing(self, game_id: int, version: int, listing: str, waiting: Sequence[int]) -> bool:
+        """Fill in a row's listing (rows written before migration 7) if the game is still at ``version``."""
+        written = await self._write(
+            "UPDATE games SET listing = ?, waiting = ? WHERE id = ? AND version = ?",
+            (listing, waiting_text(waiting), game_id, version),
+        )
+        return written.rowcount == 1
+
     async def update_game(
         self,
         game_id: int,
@@ -285,8 +331,10 @@ class PostgresStore:
         now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [now]
+        if state is not None:  # stored compressed; ``state`` (JSON text) is only read, for older rows
+            sets += ["state = NULL", "state_z = ?"]
+            params.append(compress(state))
         for column, value in (
-            ("state", None if state is None else dumps(state)),
             ("status", status),
             ("seed", seed),
             ("options", None if options is None else dumps(options)),
@@ -311,6 +359,8 @@ class PostgresStore:
                 )
             if move is not None:
                 await _append_moves(connection, game_id, [move], now)
+            if status in CLOSED_STATUSES:
+                await _archive(connection, game_id)
         return expected_version + 1
 
     # ----- one read and one write per command --------------------------------------------
@@ -360,32 +410,45 @@ class PostgresStore:
         commitment: str | None = None,
         announce: Announcement | None = None,
         notes: Mapping[str, str | None] | None = None,
+        listing: str | None = None,
+        waiting: Sequence[int] | None = None,
+        results: GameResults | None = None,
     ) -> tuple[GameRow, int | None]:
-        """One command's whole change in one transaction, if ``game`` is still current (see Store.commit)."""
+        """One command's whole change in one transaction, if ``game`` is still current (see Store.commit):
+        a game that closes has its move log archived, and one that finishes (or is rolled back after it
+        ended) has its results and ratings written, in that same transaction."""
         now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [now]
+        if state is not None:
+            sets += ["state = NULL", "state_z = ?"]
+            params.append(compress(state))
         for column, value in (
-            ("state", None if state is None else dumps(state)),
             ("status", status),
             ("seed", seed),
             ("host_id", host_id),
             ("paused", None if paused is None else int(paused)),
             ("salt", salt),
             ("commitment", commitment),
+            ("listing", listing),
+            ("waiting", None if waiting is None else waiting_text(waiting)),
         ):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
         outbox_id: int | None = None
-        if seats is None and revert_from_seq is None and not revert_seqs and not notes:
+        finishing = finish_action(game.status, status, results)
+        plain = seats is None and revert_from_seq is None and not revert_seqs and not notes
+        if plain and status not in CLOSED_STATUSES and finishing is None:
             # A plain move: one statement, so one round trip (a statement is atomic on its own).
             sql, args = _move_statement(game, sets, params, moves, cancel_timers, add_timers, announce, now)
             async with self._pool.acquire() as connection:
                 found = await connection.fetchrow(sql, *args)
             if found["changed"] != 1:
                 raise StaleVersion(game.id)
-            return _committed(game, now, state, status, seed, host_id, paused, salt, commitment), found["outbox"]
+            return _committed(game, now, state, status, seed, host_id, paused, salt, commitment, listing), found[
+                "outbox"
+            ]
         async with self._pool.acquire() as connection, connection.transaction():
             changed = await connection.execute(
                 placeholders(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"),
@@ -444,15 +507,23 @@ class PostgresStore:
                         now,
                     )
                 )
-        return _committed(game, now, state, status, seed, host_id, paused, salt, commitment), outbox_id
+            if status in CLOSED_STATUSES:
+                await _archive(connection, game.id)
+            if finishing is not None:
+                inside = _IN_TRANSACTION.set(connection)
+                try:
+                    await self._finish_hook(game.id, game.guild_id, game.game, game.status, status, results)
+                finally:
+                    _IN_TRANSACTION.reset(inside)
+        return _committed(game, now, state, status, seed, host_id, paused, salt, commitment, listing), outbox_id
 
     # ----- the outbox ------------------------------------------------------------------------
 
     async def mark_announced(self, outbox_id: int) -> None:
+        """That announcement, and every older one of its game, has been posted: their rows go."""
         await self._write(
-            "UPDATE outbox SET posted_at = ? WHERE posted_at IS NULL AND id <= ? "
-            "AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
-            (self._clock(), outbox_id, outbox_id),
+            "DELETE FROM outbox WHERE id <= ? AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
+            (outbox_id, outbox_id),
         )
 
     async def pending_announcements(self) -> list[OutboxRow]:
@@ -468,16 +539,16 @@ class PostgresStore:
         self, shards: Shards | None = None, channel: tuple[str, str] | None = None
     ) -> list[OutboxRow]:
         """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting:
-        they are marked posted as they are taken, so of several processes claiming at once each row goes
-        to exactly one (rows another process is claiming are skipped, not waited for)."""
-        where = "TRUE" if channel is None else "g.guild_id = $2 AND g.channel_id = $3"
+        they are deleted as they are taken (the outbox only holds what is still to post), so of several
+        processes claiming at once each row goes to exactly one (rows another process is claiming are
+        skipped, not waited for)."""
+        where = "TRUE" if channel is None else "g.guild_id = $1 AND g.channel_id = $2"
         async with self._pool.acquire() as connection, connection.transaction():
             rows = await connection.fetch(
-                "UPDATE outbox SET posted_at = $1 WHERE id IN ("
+                "DELETE FROM outbox WHERE id IN ("
                 "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id "
                 f"WHERE o.posted_at IS NULL AND {_shard_filter(shards)} AND {where} FOR UPDATE OF o SKIP LOCKED"
                 ") RETURNING id, game_id, version, text, pings, board",
-                self._clock(),
                 *(channel or ()),
             )
         return [
@@ -510,14 +581,14 @@ class PostgresStore:
     # ----- moves -------------------------------------------------------------------------
 
     async def moves(self, game_id: int, include_reverted: bool = False) -> list[MoveRow]:
-        sql = "SELECT seq, seat, user_id, text, irreversible, reverted, created_at FROM moves WHERE game_id = ?"
-        if not include_reverted:
-            sql += " AND reverted = 0"
-        rows = await self._all(sql + " ORDER BY seq", (game_id,))
-        return [
-            MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
-            for seq, seat, user, text, irr, rev, created in rows
-        ]
+        """The move log, whether still in rows or archived (a finished game's), read in one snapshot."""
+        async with self._pool.acquire() as connection, connection.transaction(isolation="repeatable_read"):
+            archived = await connection.fetchval("SELECT moves FROM moves_archive WHERE game_id = $1", game_id)
+            rows = archived_moves(archived)
+            rows += await connection.fetch(
+                f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq", game_id
+            )
+        return move_rows(rows, include_reverted)
 
     # ----- timers ------------------------------------------------------------------------
 
@@ -539,18 +610,28 @@ class PostgresStore:
                 "DELETE FROM timers WHERE game_id = $1 AND kind = ANY($2::text[])", game_id, list(kinds)
             )
 
-    async def next_timer(self, shards: Shards | None = None) -> TimerRow | None:
-        row = await self._one(
-            f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id "
-            f"WHERE {_shard_filter(shards)} ORDER BY t.due_at, t.id LIMIT 1"
+    async def _timers(self, where: str, params: tuple[Any, ...], limit: str = "") -> list[TimerRow]:
+        """Timers, oldest due first; one whose payload cannot be decoded is logged and deleted (see
+        storage.db.sound_timers)."""
+        rows = await self._all(
+            f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id {where} "
+            f"ORDER BY t.due_at, t.id {limit}",
+            params,
         )
-        return _timer(row) if row else None
+        found, bad = sound_timers(rows)
+        for timer_id in bad:
+            await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
+        if bad and limit:
+            return await self._timers(where, params, limit)  # the one found was bad: the next one
+        return found
+
+    async def next_timer(self, shards: Shards | None = None) -> TimerRow | None:
+        """The next timer of ``shards``' guilds (default: of every guild)."""
+        found = await self._timers(f"WHERE {_shard_filter(shards)}", (), "LIMIT 1")
+        return found[0] if found else None
 
     async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._all(
-            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
-        )
-        return [_timer(r) for r in rows]
+        return await self._timers("WHERE t.due_at <= ?", (now,))
 
     async def claim_due_timers(self, now: float, shards: Shards | None = None) -> list[TimerRow]:
         """Take (delete) the due timers of ``shards``' guilds: each goes to exactly one process, rows
@@ -563,14 +644,11 @@ class PostgresStore:
                 ") RETURNING id, game_id, kind, due_at, payload",
                 now,
             )
-        return sorted((_timer(r) for r in rows), key=lambda t: (t.due_at, t.id))
+        # Already taken (deleted): one that cannot be decoded is logged and dropped, the others fire.
+        return sound_timers(sorted(rows, key=lambda r: (r[3], r[0])))[0]
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._all(
-            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE game_id = ? ORDER BY due_at, id",
-            (game_id,),
-        )
-        return [_timer(r) for r in rows]
+        return await self._timers("WHERE t.game_id = ?", (game_id,))
 
     async def delete_timer(self, timer_id: int) -> bool:
         return (await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))).rowcount == 1
@@ -609,6 +687,53 @@ class PostgresStore:
             (user_id, key, value),
         )
 
+    # ----- maintenance (`conductor vacuum`) ------------------------------------------------------
+
+    async def size(self) -> int:
+        """Bytes the database uses on disk (every table, index and TOAST of it)."""
+        return int((await self._one("SELECT pg_database_size(current_database())"))[0])
+
+    async def maintain(self) -> Maintenance:
+        """What Store.maintain does, on PostgreSQL: compress states stored as JSON text, archive the
+        move logs of finished and aborted games, delete posted announcements and the timers of closed
+        games (one transaction; a state is only rewritten at the version read), then VACUUM the
+        tables it changed (outside a transaction, as PostgreSQL requires). VACUUM makes the freed
+        space reusable; it does not shrink the files (VACUUM FULL would, under an exclusive lock,
+        which a running bot must not wait on)."""
+        before = await self.size()
+        async with self._pool.acquire() as connection:
+            async with connection.transaction():
+                compressed = 0
+                for gid, version, text in await connection.fetch(
+                    "SELECT id, version, state FROM games WHERE state IS NOT NULL"
+                ):
+                    value, _ = _decode_object(text, "saved state")
+                    if value is None:
+                        continue  # a damaged state stays as it is, for `conductor check` to report
+                    changed = await connection.execute(
+                        "UPDATE games SET state_z = $1, state = NULL WHERE id = $2 AND version = $3",
+                        compress(value),
+                        gid,
+                        version,
+                    )
+                    compressed += _affected(changed)
+                closed = await connection.fetch(
+                    "SELECT DISTINCT m.game_id FROM moves m JOIN games g ON g.id = m.game_id "
+                    "WHERE g.status IN ('finished', 'aborted')"
+                )
+                for (gid,) in closed:
+                    await _archive(connection, gid)
+                outbox = _affected(await connection.execute("DELETE FROM outbox WHERE posted_at IS NOT NULL"))
+                timers = _affected(
+                    await connection.execute(
+                        "DELETE FROM timers WHERE game_id IN "
+                        "(SELECT id FROM games WHERE status IN ('finished', 'aborted'))"
+                    )
+                )
+            for table in ("games", "moves", "moves_archive", "outbox", "timers"):
+                await connection.execute(f"VACUUM (ANALYZE) {table}")
+        return Maintenance(compressed, len(closed), outbox, timers, before, await self.size())
+
 
 def _committed(
     game: GameRow,
@@ -620,6 +745,7 @@ def _committed(
     paused: bool | None,
     salt: str | None,
     commitment: str | None,
+    listing: str | None,
 ) -> GameRow:
     """The row as a commit left it, built here rather than read back."""
     given: dict[str, Any] = {
@@ -630,6 +756,7 @@ def _committed(
         "paused": paused,
         "salt": salt,
         "commitment": commitment,
+        "listing": listing,
     }
     changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
     changed.update({key: value for key, value in given.items() if value is not None})
@@ -711,6 +838,18 @@ async def _append_moves(connection: Any, game_id: int, moves: Sequence[MoveRecor
         "VALUES ($1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = $1), $2, $3, $4, $5, $6)",
         [(game_id, m.seat, m.user_id, m.text, int(m.irreversible), now) for m in moves],
     )
+
+
+async def _archive(connection: Any, game_id: int) -> None:
+    """Move a closed game's move rows into its one compressed archive row (see storage.db._archive).
+    The game's row is locked by the calling transaction's version UPDATE, so no move is added meanwhile."""
+    rows = await connection.fetch(f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = $1 ORDER BY seq", game_id)
+    if not rows:
+        return
+    archived = await connection.fetchval("SELECT moves FROM moves_archive WHERE game_id = $1", game_id)
+    everything = archived_moves(archived) + [list(r) for r in rows]
+    await connection.execute(placeholders(ARCHIVE_SQL), game_id, compress(everything), len(everything))
+    await connection.execute("DELETE FROM moves WHERE game_id = $1", game_id)
 
 
 def _safe(url: str) -> str:

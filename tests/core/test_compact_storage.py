@@ -15,14 +15,19 @@ from bot.core import Conductor
 from bot.lobby import PAGE_SIZE
 from bot.replies import Actor
 from bot.transcript import export
-from storage import Store
+from storage import Store, is_postgres, open_store
 from storage.db import dumps
 from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, MOD, say, started_two_player
 
 
 async def _raw(store: Store, sql: str, params: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    async with store.connection.execute(sql, params) as cursor:
-        return list(await cursor.fetchall())
+    """Rows of one statement straight from the database, on either backend (``?`` placeholders)."""
+    return [tuple(row) for row in await store._all(sql, params)]
+
+
+async def _change(store: Store, sql: str, params: tuple[object, ...] = ()) -> None:
+    """Change the database behind the store's back, on either backend."""
+    await store._write(sql, params)
 
 
 async def test_states_are_stored_compressed_and_rows_written_before_still_load(host: Conductor, store: Store):
@@ -33,8 +38,8 @@ async def test_states_are_stored_compressed_and_rows_written_before_still_load(h
     assert text is None and json.loads(zlib.decompress(packed)) == row.state
     assert len(packed) * 3 < len(dumps(row.state))  # compressed to well under a third
     # A row as written before migration 7: JSON text in state, nothing in state_z, no listing.
-    await store.connection.execute(
-        "UPDATE games SET state = ?, state_z = NULL, listing = NULL WHERE id = ?", (dumps(row.state), row.id)
+    await _change(
+        store, "UPDATE games SET state = ?, state_z = NULL, listing = NULL WHERE id = ?", (dumps(row.state), row.id)
     )
     assert "ann to name a resource" in (await say(host, BOB, "/game list")).private  # listed the old way
     assert "your turn" in (await say(host, ANN, "/game mygames")).private
@@ -83,7 +88,8 @@ async def test_a_corrupt_timer_is_logged_and_removed_and_the_timer_loop_goes_on(
     await started_two_player(host)
     row = await store.open_game(GUILD, CHANNEL)
     assert row is not None
-    await store.connection.execute(
+    await _change(
+        store,
         "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, 'reminder', 0, '{broken', 0)",
         (row.id,),
     )
@@ -125,13 +131,13 @@ async def test_mygames_lists_only_games_waiting_for_you_and_follows_the_turn(hos
     assert "not your turn" in (await say(host, ANN, "/game mygames")).private
 
 
-def test_conductor_vacuum_compacts_an_old_database_and_check_stays_clean(tmp_path: Path, capsys, monkeypatch):
+def test_conductor_vacuum_compacts_an_old_database_and_check_stays_clean(
+    store_target: str, tmp_path: Path, capsys, monkeypatch
+):
     import asyncio
 
-    path = tmp_path / "old.db"
-
     async def build() -> None:
-        store = await Store.open(path)
+        store = await open_store(store_target)
         host = Conductor(store, render_images=False, seed_source=lambda: 4)
         await started_two_player(host)
         await _finished_solo(host, "solo")
@@ -139,31 +145,31 @@ def test_conductor_vacuum_compacts_an_old_database_and_check_stays_clean(tmp_pat
         for gid, packed in await _raw(store, "SELECT id, state_z FROM games WHERE state_z IS NOT NULL"):
             assert isinstance(packed, bytes)
             text = zlib.decompress(packed).decode()
-            await store.connection.execute(
-                "UPDATE games SET state = ?, state_z = NULL, listing = NULL WHERE id = ?", (text, gid)
-            )
-        [(archived,)] = await _raw(store, "SELECT moves FROM moves_archive")
+            await _change(store, "UPDATE games SET state = ?, state_z = NULL, listing = NULL WHERE id = ?", (text, gid))
+        [(game_id, archived)] = await _raw(store, "SELECT game_id, moves FROM moves_archive")
+        assert isinstance(archived, bytes)
         for m in json.loads(zlib.decompress(archived)):
-            await store.connection.execute(
+            await _change(
+                store,
                 "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, reverted, created_at) "
-                "SELECT game_id, ?, ?, ?, ?, ?, ?, ? FROM moves_archive",
-                tuple(m),
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, *m),
             )
-        await store.connection.execute("DELETE FROM moves_archive")
-        await store.connection.execute(
-            "INSERT INTO outbox (game_id, version, text, created_at, posted_at) VALUES (1, 1, 'old', 0, 1)"
+        await _change(store, "DELETE FROM moves_archive")
+        await _change(
+            store, "INSERT INTO outbox (game_id, version, text, created_at, posted_at) VALUES (1, 1, 'old', 0, 1)"
         )
         await store.close()
 
     asyncio.run(build())
-    monkeypatch.setenv("DATABASE_PATH", str(path))
+    monkeypatch.setenv("DATABASE_URL" if is_postgres(store_target) else "DATABASE_PATH", store_target)
     assert cli_main(["--env-file", str(tmp_path / "none.env"), "vacuum"]) == 0
     said = capsys.readouterr().out
     assert "Compressed 2 states" in said and "archived the move logs of 1 " in said and "1 posted" in said
     assert "listed 1 older games" in said
 
     async def after() -> None:
-        store = await Store.open(path)
+        store = await open_store(store_target)
         assert await _raw(store, "SELECT COUNT(*) FROM games WHERE state IS NOT NULL") == [(0,)]
         assert await _raw(store, "SELECT COUNT(*) FROM moves WHERE game_id = 2") == [(0,)]
         assert await _raw(store, "SELECT COUNT(*) FROM outbox WHERE posted_at IS NOT NULL") == [(0,)]
