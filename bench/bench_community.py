@@ -10,13 +10,18 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-import games
-from bot.web.replays import board_png, replay_of
-from storage import GameResults, SeatResult, Store
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import games  # noqa: E402
+from bot.web.replays import board_png, replay_of  # noqa: E402
+from storage import GameResults, SeatResult, open_store  # noqa: E402
+from tests.pgcluster import start  # noqa: E402
 
 GAMES = 300
 POOL = 12
@@ -29,8 +34,8 @@ def _results(rng: random.Random) -> GameResults:
     return GameResults(seats, None, "", f"game-{rng.random()}", "guild-token")
 
 
-async def finishes(path: Path) -> dict[str, float]:
-    store = await Store.open(path)
+async def finishes(target: str) -> dict[str, float]:
+    store = await open_store(target)
     rng = random.Random(1)
     spent = 0.0
     for i in range(GAMES):
@@ -84,8 +89,16 @@ def viewer() -> dict[str, float]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
-        stored = asyncio.run(finishes(Path(folder) / "bench.db"))
-    print(json.dumps({"bench": "community", **stored, **viewer()}))
+        stored = asyncio.run(finishes(str(Path(folder) / "bench.db")))
+    cluster = start(durable=True)  # the same finishes on PostgreSQL: results and ratings in the same transaction
+    try:
+        cluster.create_database("bench")
+        on_postgres = asyncio.run(finishes(cluster.database_url("bench")))
+    finally:
+        cluster.stop()
+    print(
+        json.dumps({"bench": "community", **stored, **{f"postgres_{k}": v for k, v in on_postgres.items()}, **viewer()})
+    )
 
 
 if __name__ == "__main__":

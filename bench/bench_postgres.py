@@ -3,7 +3,8 @@ the same workload in the same run. Prints JSON.
 
 A move is what the host does per command: one read of the table (``Store.table``: game, seats,
 settings) and one write (``Store.commit``: the new state under the version check, one move row, the
-turn timers replaced, one outbox announcement), then the announcement marked posted. Each process
+turn timers replaced, one outbox announcement, the game's one-line listing and waiting seats), then
+the announcement marked posted (its outbox row deleted). Each process
 plays its own games (as a shard owns its guilds) with several commands in flight at once; the
 processes share one database. PostgreSQL is a throwaway cluster (tests/pgcluster.py) with fsync on
 and synchronous_commit off, the durability SQLite's WAL with synchronous=NORMAL has.
@@ -67,6 +68,8 @@ async def _play(target: str, channels: list[tuple[str, str]], moves: int) -> lis
                 cancel_timers=("reminder", "deadline"),
                 add_timers=[NewTimer("reminder", time.time() + 43200, {"version": table.game.version + 1})],
                 announce=Announcement(f"ann places wood ({i})", ["u"], True),
+                listing=f"Round {i}: ann to act",
+                waiting=(0,),
             )
             if outbox is not None:
                 await store.mark_announced(outbox)
@@ -114,7 +117,7 @@ def _run(target: str, processes: int) -> dict[str, float]:
 def main() -> None:
     results: dict[str, Any] = {
         "workload": f"{MOVES_PER_PROCESS} moves per process over {GAMES_PER_PROCESS} games in flight, "
-        "each one table read + one commit (state, move, timers, outbox) + mark posted",
+        "each one table read + one commit (compressed state, move, timers, outbox, listing) + mark posted",
     }
     cluster = start(durable=True)
     try:

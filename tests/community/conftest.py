@@ -6,7 +6,7 @@ import pytest
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
-from storage import Store
+from storage import Store, open_store
 
 GUILD, OTHER_GUILD = "g1", "g2"
 ANN, BOB, CAT = Actor("1", "ann"), Actor("2", "bob"), Actor("3", "cat")
@@ -14,8 +14,9 @@ MOD = Actor("9", "mod", is_moderator=True)
 
 
 @pytest.fixture
-async def store(tmp_path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "test.db")
+async def store(store_target: str) -> AsyncIterator[Store]:
+    """Each community test that uses a store runs on both backends (``store_target``)."""
+    s = await open_store(store_target)
     yield s
     await s.close()
 

@@ -3,12 +3,10 @@ move, aborted games never count, a finished game rolled back is re-rated, bots a
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 
 from bot.check_ratings import check_ratings
-from storage import Store
+from storage import is_postgres, open_store
 from storage.rating import Placing, fresh, rate, replay
 from tests.community.conftest import ANN, BOB, CAT, GUILD, MOD, OTHER_GUILD, say, trains_won_by
 
@@ -35,14 +33,17 @@ async def test_a_failed_finishing_write_rates_nothing(host, store, monkeypatch):
     assert (await say(host, ANN, "/game new trains")).ok
     assert (await say(host, BOB, "/game join")).ok
     assert (await say(host, ANN, "/game start")).ok
-    original = Store._record
+    original = type(store)._record
+
+    class DiskFull(Exception):
+        pass
 
     async def broken(self, *args, **kwargs):
-        await original(self, *args, **kwargs)
-        raise sqlite3.OperationalError("disk full")
+        await original(self, *args, **kwargs)  # the results and ratings are written, then the commit fails
+        raise DiskFull
 
-    monkeypatch.setattr(Store, "_record", broken)
-    with pytest.raises(sqlite3.OperationalError):
+    monkeypatch.setattr(type(store), "_record", broken)
+    with pytest.raises(DiskFull):
         await say(host, BOB, "/game resign confirm")
     assert await store.ratings(GUILD, "trains") == []
     assert await store.results(GUILD) == []
@@ -141,8 +142,8 @@ def test_rating_ties_share_and_one_player_games_change_nothing():
     assert rate({}, [a, Placing("a", "a", "human", 3)]) == []  # one player in two seats is one player
 
 
-def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(tmp_path):
-    """The real command line, on a database with a rated game."""
+def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(store_target: str, tmp_path):
+    """The real command line, on a database with a rated game (on each backend)."""
     import asyncio
     import os
     import subprocess
@@ -151,19 +152,26 @@ def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(tmp_path
     from bot.core import Conductor
 
     async def prepare() -> None:
-        store = await Store.open(tmp_path / "rated.db")
+        store = await open_store(store_target)
         try:
             await trains_won_by(Conductor(store, render_images=False), ANN, BOB, "c1")
         finally:
             await store.close()
 
+    async def tamper() -> None:
+        store = await open_store(store_target)
+        try:
+            await store._write("UPDATE ratings SET sigma = sigma / 2")
+        finally:
+            await store.close()
+
     asyncio.run(prepare())
-    env = {**os.environ, "DATABASE_PATH": str(tmp_path / "rated.db"), "CONDUCTOR_HOME": str(tmp_path)}
+    where = "DATABASE_URL" if is_postgres(store_target) else "DATABASE_PATH"
+    env = {**os.environ, where: store_target, "CONDUCTOR_HOME": str(tmp_path)}
     command = [sys.executable, "-m", "bot.cli", "check"]
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"ratings of trains in server {GUILD}: ok: 2 ratings recomputed from 1 finished games" in done.stdout
-    with sqlite3.connect(tmp_path / "rated.db") as db:
-        db.execute("UPDATE ratings SET sigma = sigma / 2")
+    asyncio.run(tamper())
     done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
     assert done.returncode == 1 and "ratings of trains in server g1: mismatch" in done.stdout

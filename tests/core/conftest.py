@@ -14,16 +14,6 @@ ANN, BOB, CAT = Actor("1", "ann"), Actor("2", "bob"), Actor("3", "cat")
 MOD = Actor("9", "mod", is_moderator=True)
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def store_target(request: pytest.FixtureRequest, tmp_path) -> str:
-    """Where a test's database is, on each backend in turn: an SQLite file, or a fresh PostgreSQL
-    database (a ``postgresql://`` URL). Open it with ``storage.open_store``; several opens of one
-    target are several processes' connections to one database."""
-    if request.param == "postgres":
-        return str(request.getfixturevalue("postgres_url"))
-    return str(tmp_path / "test.db")
-
-
 @pytest.fixture
 async def store(store_target: str) -> AsyncIterator[Store]:
     """Each storage and host test runs on both backends."""

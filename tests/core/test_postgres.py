@@ -185,21 +185,28 @@ async def test_migrate_db_copies_everything_and_check_is_clean_on_the_copy(tmp_p
         for actor, text in [(ANN, "/tt announce wood"), (ANN, "/tt place A1"), (BOB, "/tt place D4")]:
             assert (await say(host, actor, text)).ok
         assert (await say(host, CAT, "/game new trains", channel="c2")).ok  # a lobby with its expiry timer
+        # A finished game: its move log archived (migration 7), its results, ratings and links (migration 8).
+        assert (await say(host, ANN, "/game new trains", channel="c3")).ok
+        assert (await say(host, BOB, "/game join", channel="c3")).ok
+        assert (await say(host, ANN, "/game start", channel="c3")).ok
+        assert (await say(host, BOB, "/game resign confirm", channel="c3")).status == "finished"
         await store.set_channel_setting("g1", "c1", "reminder", "3600")
         await store.set_user_setting("2", "pings", "off")
         expected = await _contents(store)
     finally:
         await store.close()
     assert expected["timers"] and expected["moves"] and expected["outbox"]
+    assert expected["ratings"] and expected["results"] and expected["links"] and expected["listings"]
 
     copied = _cli("migrate-db", "--from", f"sqlite:///{source}", "--to", postgres_url)
     assert copied.returncode == 0, copied.stderr
-    assert "3 moves" in copied.stdout and "2 games" in copied.stdout
+    assert "3 moves" in copied.stdout and "3 games" in copied.stdout and "1 moves_archive" in copied.stdout
+    assert "2 ratings" in copied.stdout and "2 game_results" in copied.stdout and "2 web_links" in copied.stdout
     target = await open_store(postgres_url)
     try:
         assert await _contents(target) == expected
         new = await target.create_game("g1", "c3", "tiny-towns", "1", "ann", {}, "1")
-        assert new.id == 3  # the id sequence continues after the copied games
+        assert new.id == 4  # the id sequence continues after the copied games
     finally:
         await target.close()
     checked = _cli("check", DATABASE_URL=postgres_url)
@@ -217,6 +224,10 @@ async def _contents(store: Store) -> dict[str, object]:
     rows["timers"] = [t for g in games for t in await store.timers(g.id)]
     rows["outbox"] = await store.pending_announcements()
     rows["settings"] = [await store.channel_setting("g1", "c1", "reminder"), await store.user_setting("2", "pings")]
+    rows["listings"] = await store.list_page("g1", 0.0, 0, 50), await store.waiting_page("1", 0, 50)
+    rows["ratings"] = await store.ratings("g1", "trains")
+    rows["results"] = await store.results("g1")
+    rows["links"] = [await store.web_link("guild", "g1"), *[await store.web_link("game", str(g.id)) for g in games]]
     return rows
 
 
@@ -278,4 +289,6 @@ async def test_a_claimed_timer_whose_payload_cannot_be_decoded_does_not_lose_the
         await store.add_timer("reminder", float(i), game.id, {"i": i})
     await store._write("UPDATE timers SET payload = '{broken' WHERE due_at = 1")
     claimed = await store.claim_due_timers(10.0)
-    assert [t.payload for t in claimed] == [{"i": 0}, {}, {"i": 2}]
+    # The broken one is taken too, logged and dropped (as the timer reads do): it never blocks the loop.
+    assert [t.payload for t in claimed] == [{"i": 0}, {"i": 2}]
+    assert await store.timers(game.id) == []

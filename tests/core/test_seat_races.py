@@ -1,23 +1,23 @@
 """Seat-list writes racing each other from separate processes (modelled by separate connections,
 each host with its own in-process locks): every acknowledged seat change is kept, never silently
-overwritten by another writer that read the same version (issue 17, item 1)."""
+overwritten by another writer that read the same version (issue 17, item 1). On both backends."""
 
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from bot import replies as R
 from bot.core import Conductor
 from bot.replies import Actor
-from storage import Store
+from storage import open_store
 from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, MOD, say
 
 PLAYERS = [Actor(str(10 + i), f"p{i}") for i in range(5)]
 
 
-async def _hosts(path: Path, count: int) -> list[Conductor]:
-    return [Conductor(await Store.open(path), render_images=False, seed_source=lambda: 3) for _ in range(count)]
+async def _hosts(target: str, count: int) -> list[Conductor]:
+    """``count`` hosts, each with its own store (connection or pool) on one database, on each backend."""
+    return [Conductor(await open_store(target), render_images=False, seed_source=lambda: 3) for _ in range(count)]
 
 
 async def _close(hosts: list[Conductor]) -> None:
@@ -29,8 +29,8 @@ def _explicit(reply: R.Reply) -> bool:
     return not reply.ok and bool(reply.private) and reply.error in (R.STALE, R.BAD_COMMAND)
 
 
-async def test_five_simultaneous_joins_are_all_seated_or_explicitly_refused(tmp_path: Path) -> None:
-    hosts = await _hosts(tmp_path / "joins.db", 5)
+async def test_five_simultaneous_joins_are_all_seated_or_explicitly_refused(store_target: str) -> None:
+    hosts = await _hosts(store_target, 5)
     try:
         assert (await say(hosts[0], ANN, "/game new tiny-towns")).ok
         replies = await asyncio.gather(
@@ -51,8 +51,8 @@ async def test_five_simultaneous_joins_are_all_seated_or_explicitly_refused(tmp_
         await _close(hosts)
 
 
-async def test_simultaneous_leave_join_addbot_and_kick_keep_every_acknowledged_change(tmp_path: Path) -> None:
-    hosts = await _hosts(tmp_path / "mixed.db", 4)
+async def test_simultaneous_leave_join_addbot_and_kick_keep_every_acknowledged_change(store_target: str) -> None:
+    hosts = await _hosts(store_target, 4)
     try:
         assert (await say(hosts[0], ANN, "/game new tiny-towns")).ok
         for p in (BOB, PLAYERS[0]):
@@ -74,8 +74,8 @@ async def test_simultaneous_leave_join_addbot_and_kick_keep_every_acknowledged_c
         await _close(hosts)
 
 
-async def test_a_substitute_and_a_replacebot_at_once_both_land(tmp_path: Path) -> None:
-    hosts = await _hosts(tmp_path / "swap.db", 2)
+async def test_a_substitute_and_a_replacebot_at_once_both_land(store_target: str) -> None:
+    hosts = await _hosts(store_target, 2)
     try:
         for actor, text in [(ANN, "/game new tiny-towns buildings=first-game"), (BOB, "/game join")]:
             assert (await say(hosts[0], actor, text)).ok
