@@ -7,8 +7,8 @@ mid-game Tiny Towns states (4 players, monuments on), so both see the same machi
 
 Size: bytes per game and per move of a database holding finished 4-player Tiny Towns games played
 through the host (after VACUUM). Run with ``PYTHONPATH`` pointing at an older checkout to measure it
-before: ``PYTHONPATH=../main python bench/bench_storage.py --size-only`` (the size part only uses the
-host and the Store's long-standing methods).
+before: ``PYTHONPATH=../main python bench/bench_storage.py`` (it only uses the host and the Store's
+long-standing methods).
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ def raw_database(path: Path) -> sqlite3.Connection:
 
 
 async def throughput(folder: Path) -> dict[str, Any]:
-    from storage.db import compress  # here: --size-only also runs against checkouts without it
+    import storage.db
+
+    compress = getattr(storage.db, "compress", None)  # older checkouts store plain JSON
 
     states = mid_game_states(MOVES_PER_ROUND)
     store = await Store.open(folder / "store.db")
@@ -137,7 +139,9 @@ async def throughput(folder: Path) -> dict[str, Any]:
         "moves_per_round": MOVES_PER_ROUND,
         "rounds": ROUNDS,
         "state_json_bytes_median": round(statistics.median(len(dumps(s)) for s in states)),
-        "state_stored_bytes_median": round(statistics.median(len(compress(s)) for s in states)),
+        "state_stored_bytes_median": round(
+            statistics.median(len(compress(s) if compress else dumps(s)) for s in states)
+        ),
         "store_moves_per_s": round(store_rate),
         "raw_sqlite3_moves_per_s": round(raw_rate),
         "store_to_raw_ratio": round(store_rate / raw_rate, 3),
