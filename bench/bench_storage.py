@@ -7,8 +7,10 @@ mid-game Tiny Towns states (4 players, monuments on), so both see the same machi
 
 Size: bytes per game and per move of a database holding finished 4-player Tiny Towns games played
 through the host (after VACUUM). Run with ``PYTHONPATH`` pointing at an older checkout to measure it
-before: ``PYTHONPATH=../main python bench/bench_storage.py --size-only`` (the size part only uses the
-host and the Store's long-standing methods).
+before: ``PYTHONPATH=../main python bench/bench_storage.py`` (it only uses the host and the Store's
+long-standing methods; ``--size-only`` skips the throughput part).
+
+``--list``: /game list and /game mygames in a server with 2,000 active games (time, reply size).
 """
 
 from __future__ import annotations
@@ -117,7 +119,9 @@ def raw_database(path: Path) -> sqlite3.Connection:
 
 
 async def throughput(folder: Path) -> dict[str, Any]:
-    from storage.db import compress  # here: --size-only also runs against checkouts without it
+    import storage.db
+
+    compress = getattr(storage.db, "compress", None)  # older checkouts store plain JSON
 
     states = mid_game_states(MOVES_PER_ROUND)
     store = await Store.open(folder / "store.db")
@@ -137,7 +141,9 @@ async def throughput(folder: Path) -> dict[str, Any]:
         "moves_per_round": MOVES_PER_ROUND,
         "rounds": ROUNDS,
         "state_json_bytes_median": round(statistics.median(len(dumps(s)) for s in states)),
-        "state_stored_bytes_median": round(statistics.median(len(compress(s)) for s in states)),
+        "state_stored_bytes_median": round(
+            statistics.median(len(compress(s) if compress else dumps(s)) for s in states)
+        ),
         "store_moves_per_s": round(store_rate),
         "raw_sqlite3_moves_per_s": round(raw_rate),
         "store_to_raw_ratio": round(store_rate / raw_rate, 3),
@@ -184,13 +190,45 @@ async def size(folder: Path, games_count: int = 12) -> dict[str, Any]:
     }
 
 
+async def game_list(folder: Path, games_count: int = 2000) -> dict[str, Any]:
+    """``/game list`` (its first page, or everything on checkouts without pages) and ``/game mygames``
+    in a server with ``games_count`` active 2-player Tiny Towns games."""
+    store = await Store.open(folder / "list.db")
+    host = Conductor(store, render_images=False, seed_source=lambda: 8)
+    ann = Actor("ann", "ann")
+    for g in range(games_count):
+        channel = str(10**17 + g)
+        await host.handle("g", channel, ann, "/game new tiny-towns buildings=first-game")
+        await host.handle("g", channel, Actor(f"u{g}", f"player{g}"), "/game join")
+        await host.handle("g", channel, ann, "/game start")
+    timings: dict[str, list[float]] = {"list": [], "mygames": []}
+    sizes: dict[str, int] = {}
+    for _ in range(5):
+        for verb in timings:
+            start = time.perf_counter()
+            reply = await host.handle("g", "elsewhere", ann, f"/game {verb}")
+            timings[verb].append(time.perf_counter() - start)
+            sizes[verb] = len(reply.private)
+    await store.close()
+    return {
+        "active_games": games_count,
+        "list_ms_median": round(statistics.median(timings["list"]) * 1000, 1),
+        "list_reply_chars": sizes["list"],
+        "mygames_ms_median": round(statistics.median(timings["mygames"]) * 1000, 1),
+        "mygames_reply_chars": sizes["mygames"],
+    }
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         report: dict[str, Any] = {}
-        if "--size-only" not in sys.argv:
-            report["throughput"] = asyncio.run(throughput(folder))
-        report["size"] = asyncio.run(size(folder))
+        if "--list" in sys.argv:  # slow to set up (2,000 games): only when asked
+            report["game_list"] = asyncio.run(game_list(folder))
+        else:
+            if "--size-only" not in sys.argv:
+                report["throughput"] = asyncio.run(throughput(folder))
+            report["size"] = asyncio.run(size(folder))
     print(json.dumps(report))
 
 

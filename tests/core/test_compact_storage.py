@@ -179,3 +179,24 @@ def test_conductor_vacuum_compacts_an_old_database_and_check_stays_clean(
 
     asyncio.run(after())
     assert cli_main(["--env-file", str(tmp_path / "none.env"), "check"]) == 0
+
+
+async def test_a_move_is_one_write_transaction_and_its_state_is_decoded_once(host: Conductor, store: Store):
+    """What SQLite itself sees for one move: one BEGIN IMMEDIATE ... COMMIT holding the state, the
+    move row, the timers and the announcement; the autocomplete read and the command's own read of
+    the same version decode the state once between them."""
+    await started_two_player(host)
+    statements: list[str] = []
+    connection = store.connection
+    await connection._execute(lambda: connection._conn.set_trace_callback(statements.append))
+    decodes = store.state_decodes
+    legal = await host.legal_commands(GUILD, CHANNEL, ANN.user_id)
+    reply = await say(host, ANN, legal[0])
+    assert reply.ok
+    await connection._execute(lambda: connection._conn.set_trace_callback(None))
+    writes = [i for i, sql in enumerate(statements) if sql.startswith("BEGIN IMMEDIATE")]
+    assert len(writes) == 1
+    body = statements[writes[0] : statements.index("COMMIT", writes[0]) + 1]
+    for table in ("UPDATE games", "INSERT INTO moves", "INSERT INTO timers", "INSERT INTO outbox"):
+        assert any(sql.startswith(table) for sql in body), (table, body)
+    assert store.state_decodes - decodes <= 1
