@@ -292,3 +292,74 @@ async def test_a_claimed_timer_whose_payload_cannot_be_decoded_does_not_lose_the
     # The broken one is taken too, logged and dropped (as the timer reads do): it never blocks the loop.
     assert [t.payload for t in claimed] == [{"i": 0}, {"i": 2}]
     assert await store.timers(game.id) == []
+
+
+class _Recorded:
+    """A real asyncpg connection that records the first words of each statement it is sent (and each
+    transaction it opens), so a test can see what one command costs on PostgreSQL."""
+
+    def __init__(self, connection: object, log: list[str]) -> None:
+        self._connection, self._log = connection, log
+
+    def __getattr__(self, name: str) -> object:
+        found = getattr(self._connection, name)
+        if name == "transaction":
+
+            def transaction(*args: object, **kwargs: object) -> object:
+                self._log.append("BEGIN")
+                return found(*args, **kwargs)
+
+            return transaction
+        if name not in ("execute", "executemany", "fetch", "fetchrow", "fetchval"):
+            return found
+
+        async def statement(sql: str, *args: object, **kwargs: object) -> object:
+            self._log.append(" ".join(sql.split()[:4]))
+            return await found(sql, *args, **kwargs)
+
+        return statement
+
+
+def _record_statements(store: PostgresStore) -> list[str]:
+    import contextlib
+
+    log: list[str] = []
+    pool = store._pool
+
+    class Pool:
+        def __getattr__(self, name: str) -> object:
+            return getattr(pool, name)
+
+        @contextlib.asynccontextmanager
+        async def acquire(self):  # type: ignore[no-untyped-def]
+            async with pool.acquire() as connection:
+                yield _Recorded(connection, log)
+
+    store._pool = Pool()
+    return log
+
+
+async def test_on_postgresql_a_move_is_one_statement_and_a_finish_one_transaction_with_its_rating(postgres_url: str):
+    """A plain move: one read and one write statement (state, move, timers, announcement and listing in
+    one statement of data-modifying CTEs). The finishing move: one transaction that also archives the
+    move log and writes the results and ratings (the community's finish hook joins it)."""
+    store = await open_store(postgres_url)
+    try:
+        host = Conductor(store, render_images=False, seed_source=lambda: 42)
+        assert (await say(host, ANN, "/game new trains")).ok
+        assert (await say(host, BOB, "/game join")).ok
+        assert (await say(host, ANN, "/game start")).ok
+        log = _record_statements(store)
+        legal = await host.legal_commands("g1", "c1", ANN.user_id)
+        log.clear()
+        assert (await say(host, ANN, legal[0])).ok
+        assert len(log) == 2 and log[1].startswith("WITH g AS (UPDATE"), log
+        log.clear()
+        assert (await say(host, BOB, "/game resign confirm")).status == "finished"
+        writes = log[log.index("BEGIN") :]
+        assert writes.count("BEGIN") == 1, log  # one transaction, the hook's statements inside it
+        for table in ("UPDATE games", "INSERT INTO moves_archive", "INSERT INTO game_results", "INSERT INTO ratings"):
+            assert any(sql.startswith(table) for sql in writes), (table, writes)
+        assert await store.ratings("g1", "trains") and len(await store.moves((await store.all_games())[0].id)) == 2
+    finally:
+        await store.close()
