@@ -446,9 +446,8 @@ class PostgresStore(CommunityStore):
                 found = await connection.fetchrow(sql, *args)
             if found["changed"] != 1:
                 raise StaleVersion(game.id)
-            return _committed(game, now, state, status, seed, host_id, paused, salt, commitment, listing), found[
-                "outbox"
-            ]
+            row = _committed(game, now, state, status, seed, host_id, paused, salt, commitment, listing)
+            return row, found["outbox"]
         async with self._pool.acquire() as connection, connection.transaction():
             changed = await connection.execute(
                 placeholders(f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?"),
