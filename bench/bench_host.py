@@ -75,31 +75,45 @@ async def replay_timing() -> dict[str, float]:
     }
 
 
-async def store_per_move(rounds: int = 40) -> dict[str, float]:
-    """Two humans alternate Tiny Towns moves (no bots): what one plain move asks of the store."""
+async def store_per_move(rounds: int = 40) -> dict[str, float | None]:
+    """Two humans alternate Tiny Towns moves (no bots): what one plain move asks of the store, as a
+    front end does it: the legal moves (autocomplete), the command, then marking its post announced."""
     store = await Store.open(":memory:")
     host = Conductor(store, render_images=False, seed_source=lambda: 7)
     ann, bob = Actor("1", "ann"), Actor("2", "bob")
     for actor, text in [(ann, "/game new tiny-towns buildings=first-game"), (bob, "/game join"), (ann, "/game start")]:
         assert (await host.handle("g", "c", actor, text)).ok
     counter = StoreCounter(store)
-    moves = reads = writes = statements = 0
+    await counter.attach()
+    moves = reads = writes = statements = transactions = hops = decodes = 0
     for _ in range(rounds):
         for actor in (ann, bob):
+            counter.reset()
             legal = await host.legal_commands("g", "c", actor.user_id)
             if not legal:
                 continue
-            counter.reset()
-            assert (await host.handle("g", "c", actor, legal[0])).ok
+            reply = await host.handle("g", "c", actor, legal[0])
+            assert reply.ok
+            if reply.outbox_id is not None:
+                await host.announced(reply.outbox_id)
             moves, reads, writes = moves + 1, reads + counter.reads, writes + counter.writes
-            statements += counter.statements
+            statements, transactions, hops = (
+                statements + counter.statements,
+                transactions + counter.transactions,
+                hops + counter.hops,
+            )
+            decodes += counter.decodes or 0
+    counted = counter.decodes is not None
     await store.close()
     return {
         "moves": moves,
         "store_calls": round((reads + writes) / moves, 2),
         "reads": round(reads / moves, 2),
         "writes": round(writes / moves, 2),
-        "sql_round_trips": round(statements / moves, 2),
+        "sql_statements": round(statements / moves, 2),
+        "write_transactions": round(transactions / moves, 2),
+        "thread_hops": round(hops / moves, 2),
+        "state_decodes": round(decodes / moves, 2) if counted else None,
     }
 
 

@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from bot import lobby, moderation, table
+from bot import community, lobby, moderation, table
 from bot import replies as R
 from bot.host import Change, Ctx, Refusal
 from bot.names import AmbiguousPlayer, shown
@@ -85,6 +85,19 @@ def history_count(words: list[str], ctx: Ctx) -> int:
     if count < 1:
         raise Refusal(R.BAD_COMMAND, f"History shows at least 1 move. {usage}")
     return min(count, 100)
+
+
+def page_number(command: str) -> ArgParser:
+    def parse(words: list[str], ctx: Ctx) -> int:
+        if not words:
+            return 1
+        usage = f"Use `{command} <page>`, e.g. `{command} 2`."
+        page = whole_number(words[0], "The page number", usage)
+        if page < 1:
+            raise Refusal(R.BAD_COMMAND, f"Pages are numbered from 1. {usage}")
+        return page
+
+    return parse
 
 
 def move_number(words: list[str], ctx: Ctx) -> int | None:
@@ -206,9 +219,11 @@ COMMANDS: dict[str, GameCommand] = {
         GameCommand("undo", "anyone", "open", table.undo),
         GameCommand("export", "anyone", "latest", table.export_game),
         GameCommand("addbot", "host", "open", lobby.addbot, bot_level, "Only the host can add bots."),
-        GameCommand("list", "anyone", "nothing", lobby.list_games),
-        GameCommand("mygames", "anyone", "nothing", lobby.mygames),
+        GameCommand("list", "anyone", "nothing", lobby.list_games, page_number("/game list")),
+        GameCommand("mygames", "anyone", "nothing", lobby.mygames, page_number("/game mygames")),
         GameCommand("pings", "anyone", "nothing", lobby.pings, on_off("Use `/game pings on` or `/game pings off`.")),
+        GameCommand("stats", "anyone", "nothing", community.stats, community.stats_args),
+        GameCommand("leaderboard", "anyone", "nothing", community.leaderboard, community.leaderboard_args),
     )
 }
 
@@ -220,7 +235,7 @@ MOD_COMMANDS: dict[str, GameCommand] = {
         GameCommand("kick", "moderator", "open", moderation.kick, player("Whom? `/mod kick <player>`."), group="mod"),
         GameCommand("substitute", "moderator", "open", moderation.substitute, substitution, group="mod"),
         GameCommand("skip", "moderator", "open", moderation.skip, optional_player_word, group="mod"),
-        GameCommand("rollback", "moderator", "open", table.rollback, move_number, group="mod"),
+        GameCommand("rollback", "moderator", "latest", table.rollback, move_number, group="mod"),
         GameCommand("replacebot", "moderator", "open", moderation.replacebot, replacement, group="mod"),
         GameCommand("pause", "moderator", "open", moderation.pause, pause_wanted, group="mod"),
         GameCommand("abort", "moderator", "open", moderation.mod_abort, group="mod"),

@@ -31,6 +31,7 @@ class Outcome:
     cancel_timers: tuple[str, ...] | Literal["all"] = ()
     add_timers: list[NewTimer] = field(default_factory=list)
     banner: str = ""  # the last public line when it is the turn banner
+    after: Status | None = None  # the game's status once the change (and the bots' moves) applied
 
 
 def settle(game: Table, change: Change, now: float) -> Outcome:
@@ -100,6 +101,7 @@ def settle(game: Table, change: Change, now: float) -> Outcome:
         cancel,
         add,
         banner,
+        after,
     )
 
 

@@ -72,7 +72,7 @@ async def run_console(
         stdout.write(HELP + "\n")
     # What a crash left unsaid in this channel is said now; other channels' announcements are left
     # pending for their own front end (the Discord bot posts them when it starts).
-    for guild, channel, reply in await host.repair():
+    for guild, channel, reply in await host.repair(channel=(GUILD, CHANNEL)):
         if (guild, channel) == (GUILD, CHANNEL):
             await say(host, reply, out_dir, stdout)
     while True:

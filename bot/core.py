@@ -14,7 +14,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
@@ -23,7 +23,9 @@ import games
 from bot import replies as R
 from bot.command_table import GROUPS, GameCommand, find_command, permission_refusal
 from bot.commit import settle
+from bot.community import finishing_results, replay_url
 from bot.host import Change, Ctx, Refusal, Table, render_board, render_standings_image, scores_line, standings_line
+from bot.listing import listing
 from bot.moves import move
 from bot.names import clean_display_name
 from bot.reminders import fire, plan_turn_timers
@@ -31,7 +33,7 @@ from bot.replies import Actor, ImageOut, Reply
 from bot.table import labelled_moves, summary_of
 from games.base import GameSpec, IllegalMove
 from games.notation import suggest
-from storage import Announcement, GameRow, OutboxRow, StaleVersion, Store, TableRow
+from storage import Announcement, GameRow, OutboxRow, Shards, StaleVersion, Store, TableRow
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
@@ -66,8 +68,14 @@ class Conductor:
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
         render_executor: Executor | None = None,
+        shards: Shards | None = None,
+        web_url: str | None = None,
     ) -> None:
         self.store = store
+        self.web_url = web_url  # the replay viewer's address; finished games link to it (None: off)
+        # The shards this process runs (None: every guild): its timers, start-up repair and pending
+        # announcements are only those of its guilds; other processes own the rest.
+        self.shards = shards
         self.render_images = render_images
         self.render_executor = render_executor
         self.clock = clock
@@ -243,7 +251,17 @@ class Conductor:
         else:
             outcome = settle(game, change, self.clock())
         board = change.continues and (outcome.post_board or outcome.finished)
+        results = None
+        if outcome.status == "finished" and game.row.status != "finished":
+            final = outcome.state if outcome.state is not None else game.row.state
+            assert final is not None
+            seats = change.seats if change.seats is not None else game.seats
+            results = await finishing_results(self.store, game, final, seats)  # rated in the same write
+            if self.web_url:
+                outcome.public = f"{outcome.public}\nReplay: {replay_url(self.web_url, results)}".strip()
         announce = Announcement(outcome.public, outcome.pings, board) if outcome.public else None
+        seats = change.seats if change.seats is not None else game.seats
+        listed = listing(game, outcome.state, outcome.status, seats, outcome.after)
         row, outbox_id = await self.store.commit(
             game.row,
             state=outcome.state,
@@ -261,9 +279,11 @@ class Conductor:
             revert_seqs=change.revert_seqs,
             cancel_timers=outcome.cancel_timers,
             add_timers=outcome.add_timers,
+            listing=listed.line,
+            waiting=listed.waiting,
+            results=results,
         )
         notes = {k: v for k, v in {**game.notes, **change.notes}.items() if v is not None}
-        seats = change.seats if change.seats is not None else game.seats
         after = Table(row, game.engine, seats, game.settings, game.pings_off, notes)
         reply = Reply(
             public=outcome.public,
@@ -279,9 +299,9 @@ class Conductor:
         )
         if board and row.state is not None:
             reply.images = await self._board_images(after, outcome.finished)
-        return self._stamp(reply, after)
+        return self._stamp(reply, after, listed.waiting)
 
-    def _stamp(self, reply: Reply, game: Table | None) -> Reply:
+    def _stamp(self, reply: Reply, game: Table | None, to_act: Sequence[int] | None = None) -> Reply:
         """Add what a front end shows next: status, the game's group and turn-ending verbs, who must act."""
         if game is None or (reply.game_id is not None and reply.game_id != game.row.id):
             return reply
@@ -291,7 +311,8 @@ class Conductor:
         reply.turn_enders = game.spec.turn_enders
         reply.quick_moves = game.spec.quick_moves
         if row.status == "active" and row.state is not None and not row.paused:
-            to_act = game.spec.status(row.state).to_act
+            if to_act is None:  # the commit path knows it already: the game's status is computed once
+                to_act = game.spec.status(row.state).to_act
             reply.waiting = [(s.user_id, s.display_name) for s in game.seats if s.seat in to_act and s.kind == "human"]
         return reply
 
@@ -380,16 +401,20 @@ class Conductor:
         """A front end has posted this announcement (and so every older one of its game)."""
         await self.store.mark_announced(outbox_id)
 
-    async def repair(self) -> list[tuple[str, str, Reply]]:
+    async def repair(self, channel: tuple[str, str] | None = None) -> list[tuple[str, str, Reply]]:
         """On start-up, after a crash or a restart: play the bot turns that are due, give every game
         waiting on a human its reminder and deadline, and return one post per channel whose
         announcements were not all posted: the latest board, the texts and pings not yet sent."""
         for row in await self.store.list_games(statuses=("active",)):
+            if self.shards is not None and not self.shards.owns(row.guild_id):
+                continue
             async with self._lock(row.guild_id, row.channel_id):
                 await self._repair_game(row.id)
         posts = []
         pending: dict[int, list[OutboxRow]] = {}
-        for entry in await self.store.pending_announcements():
+        # Claimed (marked posted as taken): however many processes start at once, each goes out once.
+        # ``channel``: a front end serving one channel (the console) takes only that channel's.
+        for entry in await self.store.claim_announcements(self.shards, channel):
             pending.setdefault(entry.game_id, []).append(entry)
         for game_id, entries in pending.items():
             found = await self.store.table_by_id(game_id)
@@ -425,6 +450,9 @@ class Conductor:
             return  # listed as damaged; a moderator aborts it
         if game is None:
             return
+        if game.row.listing is None:  # written before the listing was stored: fill it in once
+            listed = listing(game, None, None, game.seats)
+            await self.store.set_listing(game.row.id, game.row.version, listed.line, listed.waiting)
         status = game.spec.status(found.game.state)
         bots = {s.seat for s in game.seats if s.kind == "bot"}
         if any(seat in bots for seat in status.to_act):
@@ -445,15 +473,18 @@ class Conductor:
         """Like fire_due_timers, with the timer kind first so a front end can add e.g. moderator
         buttons to a deadline post: (kind, guild, channel, reply)."""
         out = []
-        for timer in await self.store.due_timers(self.clock()):
-            if not await self.store.delete_timer(timer.id):
-                continue  # another dispatcher took it
+        # Claimed (deleted as taken) in one transaction: another process's dispatcher gets the others.
+        for timer in await self.store.claim_due_timers(self.clock(), self.shards):
             found = await self.store.table_by_id(timer.game_id) if timer.game_id is not None else None
             if found is None:
                 continue
             guild, channel = found.game.guild_id, found.game.channel_id
-            async with self._lock(guild, channel):
-                reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            try:
+                async with self._lock(guild, channel):
+                    reply = await self._fire(timer.kind, timer.game_id)  # type: ignore[arg-type]
+            except Exception:  # one timer that fails (already deleted) must not stop the others
+                log.exception("timer %s (%s) of game %s failed and was dropped", timer.id, timer.kind, timer.game_id)
+                continue
             if reply is not None:
                 out.append((timer.kind, guild, channel, reply))
         return out

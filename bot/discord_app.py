@@ -10,7 +10,7 @@ import discord
 from discord.http import Route
 
 from bot.discord import endpoints
-from bot.discord.app import ConductorBot, intents
+from bot.discord.app import intents, make_bot
 from bot.discord.commands import build_tree, sync_tree
 from bot.settings import Settings
 from storage import StoreError
@@ -20,7 +20,7 @@ def run_bot(settings: Settings) -> int:
     """Connect to Discord (or the URLs in the settings) and serve until stopped."""
     assert settings.discord_token
     endpoints.configure_rest(settings)
-    bot = ConductorBot(settings)
+    bot = make_bot(settings)
     try:
         # Returns after a clean shutdown (SIGTERM/SIGINT: see ConductorBot.shutdown).
         bot.run(settings.discord_token, log_handler=None)  # logging is configured by the CLI

@@ -11,7 +11,7 @@ from bot.reminders import lobby_expiry
 from bot.replies import Reply
 from games.base import IllegalMove
 from games.options import format_options, parse_options
-from storage import ChannelBusy, GameRow, SeatRow
+from storage import ChannelBusy, GameRow, ListedGame, SeatRow
 
 
 async def new(ctx: Ctx) -> Reply:
@@ -164,45 +164,83 @@ def summary(row: GameRow, seats: list[SeatRow]) -> str | None:
 
 
 RECENTLY_ABORTED = 24 * 3600.0  # /game list still shows a channel's game as aborted for a day
+PAGE_SIZE = 15  # lines per page of /game list and /game mygames
+LINE_LIMIT = 110  # characters per line: a page stays well inside Discord's 2,000 per message
 
 
 async def list_games(ctx: Ctx) -> Reply:
+    """One page of the server's games, each from its stored one-line listing (one query a page)."""
+    page: int = ctx.args
+    listed, total = await ctx.store.list_page(
+        ctx.guild_id, ctx.clock() - RECENTLY_ABORTED, (page - 1) * PAGE_SIZE, PAGE_SIZE
+    )
     lines = []
-    open_channels = set()
-    for row in await ctx.store.list_games(ctx.guild_id):
-        open_channels.add(row.channel_id)
-        where = f"<#{row.channel_id}>: {game_name(row.game)}"
-        seats = await ctx.store.seats(row.id)
-        if row.status == "lobby":
-            lines.append(f"{where} lobby ({len(seats)} joined)")
+    for entry in listed:
+        where = f"<#{entry.channel_id}>: {game_name(entry.game)}"
+        if entry.status == "lobby":
+            lines.append(f"{where} lobby ({entry.seat_count} joined)")
+        elif entry.status == "aborted":
+            lines.append(f"{where}: aborted (`/game new <game>` starts another)")
         else:
-            line = summary(row, seats)
+            line = await _active_line(ctx, entry)
             lines.append(f"{where}: {line}" if line else f"{where}: damaged (a moderator can `/mod abort` it)")
-    shown: set[str] = set()
-    for row in reversed(await ctx.store.list_games(ctx.guild_id, statuses=("aborted",))):
-        if (
-            row.channel_id in open_channels
-            or row.channel_id in shown
-            or row.updated_at < ctx.clock() - RECENTLY_ABORTED
-        ):
-            continue
-        shown.add(row.channel_id)
-        lines.append(f"<#{row.channel_id}>: {game_name(row.game)}: aborted (`/game new <game>` starts another)")
-    return Reply(private="\n".join(lines) or "No games are open in this server.")
+    if not lines:
+        return Reply(private=_past_end(page, total, "/game list") or "No games are open in this server.")
+    return Reply(private=_paged(lines, page, total, "/game list", "games"))
+
+
+async def _active_line(ctx: Ctx, entry: ListedGame) -> str | None:
+    """An active game's line: its stored listing; computed the old way (its state decoded) only for
+    rows written before the listing was stored, or None when the game cannot be shown (damaged)."""
+    try:
+        games.get_game(entry.game)
+    except IllegalMove:
+        return None  # its engine no longer loads
+    if entry.listing is not None:
+        return entry.listing
+    found = await ctx.store.table_by_id(entry.id)
+    return summary(found.game, found.seats) if found is not None else None
 
 
 async def mygames(ctx: Ctx) -> Reply:
+    """One page of the games waiting for you, from each game's stored waiting seats (one query)."""
+    page: int = ctx.args
+    listed, total = await ctx.store.waiting_page(ctx.actor.user_id, (page - 1) * PAGE_SIZE, PAGE_SIZE)
     lines = []
-    for row in await ctx.store.games_of_user(ctx.actor.user_id, ("active",)):
-        seats = await ctx.store.seats(row.id)
-        seat = next((s.seat for s in seats if s.user_id == ctx.actor.user_id), None)
-        try:
-            to_act = games.get_game(row.game).status(row.state).to_act if row.damaged is None and row.state else ()
-        except Exception:  # a damaged game is listed by /game list; here it is simply not your turn
-            to_act = ()
-        if seat in to_act:
-            lines.append(f"<#{row.channel_id}>: {game_name(row.game)}, your turn")
-    return Reply(private="\n".join(lines) or "It is not your turn in any game.")
+    for entry in listed:
+        if entry.listing is None and not await _waiting_for(ctx, entry):
+            continue  # a row written before the stored listing, and not your turn there
+        lines.append(f"<#{entry.channel_id}>: {game_name(entry.game)}, your turn")
+    if not lines:
+        return Reply(private=_past_end(page, total, "/game mygames") or "It is not your turn in any game.")
+    return Reply(private=_paged(lines, page, total, "/game mygames", "games where it is your turn"))
+
+
+async def _waiting_for(ctx: Ctx, entry: ListedGame) -> bool:
+    found = await ctx.store.table_by_id(entry.id)
+    if found is None or found.game.damaged is not None or found.game.state is None:
+        return False
+    try:
+        return entry.seat in games.get_game(found.game.game).status(found.game.state).to_act
+    except Exception:  # a damaged game is listed by /game list; here it is simply not your turn
+        return False
+
+
+def _paged(lines: list[str], page: int, total: int, command: str, what: str) -> str:
+    """A page's lines (each capped), with where the others are when there is more than one page."""
+    shown = [line if len(line) <= LINE_LIMIT else line[: LINE_LIMIT - 1] + "…" for line in lines]
+    pages = -(-total // PAGE_SIZE)
+    if pages > 1:
+        around = [f"`{command} {n}`" for n in (page - 1, page + 1) if 1 <= n <= pages]
+        shown.append(f"Page {page} of {pages} ({total} {what}); more: {' or '.join(around)}.")
+    return "\n".join(shown)
+
+
+def _past_end(page: int, total: int, command: str) -> str | None:
+    """An empty page past the first: past the end (an empty result counts no rows at all)."""
+    if page == 1:
+        return None
+    return f"There is no page {page}. `{command}` shows the first page."
 
 
 async def pings(ctx: Ctx) -> Reply:

@@ -351,6 +351,8 @@ def _without(game: Table, moves: list[MoveRow], index: int, now: State) -> State
 
 async def rollback(ctx: Ctx) -> Reply | Change:
     game = ctx.game
+    if game.row.status == "aborted":
+        return game.refuse(R.NOT_STARTED, "An aborted game can't be rolled back.")
     if game.started_state is None:
         return game.refuse(R.NOT_STARTED, "The game has not started.")
     moves = await ctx.store.moves(game.row.id)

@@ -52,6 +52,14 @@ class Standing(TypedDict):
     title: NotRequired[str]
 
 
+class PlayStats(TypedDict):
+    """What a finished game adds to its players' statistics (``GameSpec.stats``)."""
+
+    map: str | None  # the map or board played, for games that have several
+    counted: str  # what ``counts`` count: "buildings built", "cards bought"
+    counts: list[dict[str, int]]  # by seat: name -> how many
+
+
 class ViewHeader(TypedDict):
     """The keys every view starts with (renderers and the standings chart rely on them)."""
 
@@ -153,6 +161,9 @@ class GameSpec:
     quick_moves: tuple[tuple[str, str], ...] = ()
     # Optional: a few lines for /game help when this game is in the channel (its quick start).
     quick_start: str = ""
+    # Optional: a finished game's statistics (its map, what each seat built or bought) for
+    # /game stats. Without it only scores, wins and titles are counted.
+    stats: Callable[[State], PlayStats] | None = None
 
     def verb(self, name: str) -> Verb | None:
         return next((verb for verb in self.verbs if verb.name == name), None)

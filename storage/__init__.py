@@ -1,10 +1,19 @@
-"""SQLite persistence (aiosqlite): games, seats, the move log, timers and settings."""
+"""Persistence: games, seats, the move log, timers and settings, in SQLite (aiosqlite, the default)
+or PostgreSQL (asyncpg, for several bot processes). ``open_store`` picks one from a URL or a path."""
 
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from storage.community import GameResults, SeatResult
 from storage.db import (
     DEFAULT_PATH,
     Announcement,
     ChannelBusy,
     GameRow,
+    ListedGame,
+    Maintenance,
     MoveRecord,
     MoveRow,
     NewTimer,
@@ -16,13 +25,46 @@ from storage.db import (
     TableRow,
     TimerRow,
 )
+from storage.shards import Shards, shard_of
+
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_postgres(target: str) -> bool:
+    return target.startswith(POSTGRES_SCHEMES)
+
+
+def sqlite_path(target: str) -> str:
+    """``sqlite:///relative.db`` and ``sqlite:////abs/path.db`` (SQLAlchemy's spelling) or a plain path."""
+    return target[len("sqlite:///") :] if target.startswith("sqlite:///") else target
+
+
+async def open_store(target: str, clock: Any = time.time) -> Any:
+    """A ``postgresql://`` URL opens PostgreSQL (storage.postgres.PostgresStore); anything else is an
+    SQLite file (``sqlite:///path`` or a plain path), as before. Both have the same methods."""
+    if is_postgres(target):
+        from storage.postgres import PostgresStore  # asyncpg is an optional extra
+
+        return await PostgresStore.open(target, clock=clock)
+    return await Store.open(sqlite_path(target), clock=clock)
+
 
 __all__ = [
+    "POSTGRES_SCHEMES",
+    "Shards",
+    "is_postgres",
+    "open_store",
+    "shard_of",
+    "sqlite_path",
+    "GameResults",
+    "SeatResult",
     "Announcement",
     "OutboxRow",
     "DEFAULT_PATH",
     "ChannelBusy",
     "GameRow",
+    "ListedGame",
+    "Maintenance",
     "MoveRecord",
     "MoveRow",
     "NewTimer",

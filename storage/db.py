@@ -8,23 +8,44 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import json
+import logging
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Mapping, Sequence
+import zlib
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import aiosqlite
 
 from games.base import GameStatus
+from storage.community import CommunityStore, GameResults, finish_action
 from storage.migrate import migrate
+from storage.shards import Shards
 
 DEFAULT_PATH = "./data/conductor.db"
 OPEN_STATUSES = ("lobby", "active")
+CLOSED_STATUSES = ("finished", "aborted")
+# zlib level 6 (the default): a Tiny Towns state of about 2.7 KB compresses to about 0.6 KB in ~40 µs.
+COMPRESSION_LEVEL = 6
+# Decoded states kept per Store, keyed by (game id, version): a command that reads a game another
+# query of this process just read (autocomplete, the move menu, the command itself) decodes it once.
+STATE_CACHE_SIZE = 512
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+# A test-only fault hook: called with the name of every commit boundary of every write transaction
+# ("commit:after_begin", "commit:statement", "commit:before_commit", "commit:after_commit", ...),
+# on the database thread; a crash test makes it end the process there.
+FaultHook = Callable[[str], None]
+# True while this task runs statements inside a transaction it holds the lock for (the commit's
+# hooks): the helpers then run their statements in that transaction instead of waiting for the lock.
+_IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("store_in_transaction", default=False)
 
 
 class StaleVersion(Exception):
@@ -60,6 +81,7 @@ class GameRow:
     damaged: str | None = None
     salt: str | None = None  # with the seed, what the commitment posted at the start hashes
     commitment: str | None = None
+    listing: str | None = None  # the stored one line for /game list (None: written before migration 7)
 
 
 @dataclass(frozen=True)
@@ -140,13 +162,101 @@ class TimerRow:
     payload: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class ListedGame:
+    """One line of /game list or /game mygames, read without decoding the game's state."""
+
+    id: int
+    channel_id: str
+    game: str
+    status: GameStatus
+    # None: a row written before migration 7, or whose state is JSON text (old or mended by hand):
+    # the caller computes its line from the state, the old way.
+    listing: str | None
+    seat_count: int  # how many have joined (/game list)
+    seat: int | None = None  # the asking user's seat (/game mygames)
+
+
+@dataclass(frozen=True)
+class Maintenance:
+    """What ``Store.maintain`` did."""
+
+    compressed_states: int
+    archived_games: int
+    pruned_outbox: int
+    pruned_timers: int
+    bytes_before: int
+    bytes_after: int
+
+
 _GAME_COLUMNS = (
     "id, guild_id, channel_id, game, status, host_id, options, seed, rules_version, state, version, "
-    "created_at, updated_at, paused, salt, commitment"
+    "created_at, updated_at, paused, salt, commitment, state_z, listing"
+)
+_MOVE_COLUMNS = "seq, seat, user_id, text, irreversible, reverted, created_at"
+
+
+# /game list and /game mygames, one statement a page (``?`` placeholders; PostgreSQL runs them too).
+LIST_PAGE_SQL = (
+    "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, "
+    "(SELECT COUNT(*) FROM seats s WHERE s.game_id = g.id), COUNT(*) OVER () FROM games g "
+    "WHERE g.guild_id = ? AND (g.status IN ('lobby', 'active') OR (g.status = 'aborted' "
+    "AND g.updated_at >= ? AND g.id = (SELECT MAX(a.id) FROM games a "
+    "WHERE a.guild_id = g.guild_id AND a.channel_id = g.channel_id))) "
+    "ORDER BY CASE WHEN g.status = 'aborted' THEN 1 ELSE 0 END, "
+    "CASE WHEN g.status = 'aborted' THEN -g.id ELSE g.id END LIMIT ? OFFSET ?"
+)
+WAITING_PAGE_SQL = (
+    "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, 0, s.seat, "
+    "COUNT(*) OVER () "
+    "FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? AND g.status = 'active' "
+    "AND (g.waiting LIKE '%,' || CAST(s.seat AS TEXT) || ',%' OR g.listing IS NULL OR g.state IS NOT NULL) "
+    "ORDER BY g.id LIMIT ? OFFSET ?"
 )
 
 
-def _game(row: Iterable[Any]) -> GameRow:
+def compress(value: Any) -> bytes:
+    """Canonical JSON, zlib-compressed: how states and archived move logs are stored."""
+    return zlib.compress(dumps(value).encode("utf-8"), COMPRESSION_LEVEL)
+
+
+def _inflate(stored: Any) -> Any:
+    """A compressed column back to JSON text (bytes that are not zlib read as damaged text)."""
+    if isinstance(stored, bytes | memoryview):
+        try:
+            return zlib.decompress(stored).decode("utf-8")
+        except (zlib.error, UnicodeDecodeError):
+            return _Undecodable("")
+    return stored
+
+
+def _game(row: Sequence[Any], cache: dict[int, tuple[int, dict[str, Any]]] | None = None) -> GameRow:
+    """A games row; with ``cache``, a state already decoded at this version is reused, not decoded."""
+    *columns, state_z, listing = row
+    gid, version = columns[0], columns[10]
+    # The JSON text in ``state``, when there is one, is the state (rows written before migration 7,
+    # or mended by hand); otherwise the compressed ``state_z``, which alone is cached.
+    compressed = columns[9] is None and state_z is not None
+    cached = cache.get(gid) if cache is not None and compressed else None
+    if cached is not None and cached[0] == version:
+        columns[9] = cached[1]
+        return replace(_decode_game(columns, decode_state=False), listing=listing)
+    if compressed:
+        columns[9] = _inflate(state_z)
+    game = replace(_decode_game(columns), listing=listing)
+    if cache is not None and compressed and game.state is not None and game.damaged is None:
+        _remember(cache, gid, version, game.state)
+    return game
+
+
+def _remember(cache: dict[int, tuple[int, dict[str, Any]]], game_id: int, version: int, state: dict[str, Any]) -> None:
+    cache.pop(game_id, None)
+    cache[game_id] = (version, state)
+    if len(cache) > STATE_CACHE_SIZE:
+        del cache[next(iter(cache))]  # the least recently stored
+
+
+def _decode_game(row: Iterable[Any], decode_state: bool = True) -> GameRow:
     (
         gid,
         guild,
@@ -166,7 +276,10 @@ def _game(row: Iterable[Any]) -> GameRow:
         commitment,
     ) = row
     options, options_damage = _decode_object(options, "options")
-    state, state_damage = _decode_object(state, "saved state") if state is not None else (None, None)
+    if decode_state:
+        state, state_damage = _decode_object(state, "saved state") if state is not None else (None, None)
+    else:
+        state_damage = None
     seed_damage = None if seed is None or type(seed) is int else "its seed is not a whole number"
     damage = "; ".join(d for d in (state_damage, options_damage, seed_damage) if d) or None
     return GameRow(
@@ -209,6 +322,41 @@ def _decode_object(stored: Any, what: str) -> tuple[dict[str, Any] | None, str |
     if not isinstance(value, dict):
         return None, f"{problem} (not a JSON object)"
     return value, None
+
+
+def _shard_filter(shards: Shards | None) -> str:
+    """A WHERE condition on the joined ``games g`` keeping the guilds of ``shards`` (storage.shards.shard_of
+    in SQL: a guild id that is not all digits is shard 0)."""
+    if shards is None or shards.everything:
+        return "1"
+    ids = ",".join(str(int(i)) for i in sorted(shards.ids)) or "NULL"
+    shard = (
+        "(CASE WHEN g.guild_id GLOB '[0-9]*' AND g.guild_id NOT GLOB '*[^0-9]*' "
+        f"THEN (CAST(g.guild_id AS INTEGER) >> 22) % {int(shards.count)} ELSE 0 END)"
+    )
+    return f"COALESCE({shard}, 0) IN ({ids})"
+
+
+def _channel_filter(channel: tuple[str, str] | None) -> tuple[str, tuple[str, ...]]:
+    """A WHERE condition on the joined ``games g`` keeping one (guild, channel), with its parameters."""
+    return ("1 = 1", ()) if channel is None else ("g.guild_id = ? AND g.channel_id = ?", channel)
+
+
+_TIMER_COLUMNS = "t.id, t.game_id, t.kind, t.due_at, t.payload"
+
+
+def sound_timers(rows: Iterable[Sequence[Any]]) -> tuple[list[TimerRow], list[int]]:
+    """Timer rows (``_TIMER_COLUMNS``) as TimerRows, and the ids of those that cannot be decoded, each
+    logged: the caller deletes them, since one bad row must not stop the timer loop."""
+    found, bad = [], []
+    for timer_id, game_id, kind, due_at, payload in rows:
+        value, damage = _decode_object(payload, "payload")
+        if value is None or not isinstance(kind, str) or not isinstance(due_at, int | float):
+            log.warning("timer %s deleted: %s", timer_id, damage or "its kind or due time is not valid")
+            bad.append(timer_id)
+        else:
+            found.append(TimerRow(timer_id, game_id, kind, due_at, value))
+    return found, bad
 
 
 def dumps(value: Any) -> str:
@@ -286,7 +434,7 @@ async def _check_schema(db: aiosqlite.Connection) -> None:
             await cursor.fetchall()
 
 
-class Store:
+class Store(CommunityStore):
     """Async access to the database. Open with ``await Store.open(path)``.
 
     One connection serves every concurrent command of the process, so every statement and
@@ -299,6 +447,9 @@ class Store:
         self._db = db
         self._clock = clock
         self._lock = asyncio.Lock()
+        self._states: dict[int, tuple[int, dict[str, Any]]] = {}
+        self.fault_hook: FaultHook | None = None  # tests only: see FaultHook
+        self.state_decodes = 0  # full state decodes (decompress + parse), for bench/store_counter.py
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, clock: Any = time.time) -> Store:
@@ -340,18 +491,75 @@ class Store:
     def connection(self) -> aiosqlite.Connection:
         return self._db
 
+    # ----- the helpers every statement goes through --------------------------------------------
+    #
+    # Each helper is one hop to the connection's thread: a whole transaction (BEGIN, its statements,
+    # COMMIT) runs there in one call, so a move costs one hop to read and one to write instead of one
+    # per statement, fetch and cursor close.
+
+    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """``work`` on the connection's own thread, under the store's lock (or inside the transaction
+        this task already holds it for: see ``_IN_TRANSACTION``)."""
+        if _IN_TRANSACTION.get():
+            return await self._hop(work)
+        async with self._lock:
+            return await self._hop(work)
+
+    async def _hop(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        connection = self._db._conn  # aiosqlite's sqlite3 connection; used only on its thread
+        result: T = await self._db._execute(work, connection)
+        return result
+
     async def _one(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            return await cursor.fetchone()
+        return await self._run(lambda c: c.execute(sql, params).fetchone())
 
     async def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        async with self._lock, self._db.execute(sql, params) as cursor:
-            return list(await cursor.fetchall())
+        return await self._run(lambda c: c.execute(sql, params).fetchall())
 
-    async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> aiosqlite.Cursor:
-        """One statement in its own (autocommit) transaction."""
+    async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> tuple[int, int | None]:
+        """One statement in its own (autocommit) transaction: (rows changed, last row id)."""
+
+        def work(c: sqlite3.Connection) -> tuple[int, int | None]:
+            cursor = c.execute(sql, params)
+            return cursor.rowcount, cursor.lastrowid
+
+        return await self._run(work)
+
+    async def _read(self, work: Callable[[_Tx], T]) -> T:
+        """Several reads in one snapshot (another process may write between statements otherwise)."""
+        return await self._run(lambda c: _Tx(c, "read", None).read(work))
+
+    async def _transaction(
+        self, name: str, work: Callable[[_Tx], T], then: Callable[[], Awaitable[None]] | None = None
+    ) -> T:
+        """One write transaction (BEGIN IMMEDIATE ... COMMIT) named ``name`` for the fault hook;
+        any exception rolls the whole of it back. ``then``: async statements (the community's finish
+        hook, through ``_one``/``_all``/``_write``) that join the transaction after ``work``; only a
+        finishing commit has them, so it alone takes more than one hop to the database thread."""
+        if then is None:
+            return await self._run(lambda c: _Tx(c, name, self.fault_hook).write(work))
         async with self._lock:
-            return await self._db.execute(sql, params)
+            inside = _IN_TRANSACTION.set(True)
+            try:
+                tx = _Tx(self._db._conn, name, self.fault_hook)
+                result = await self._hop(lambda c: tx.begin(work))
+                try:
+                    await then()
+                except BaseException:
+                    await self._hop(lambda c: tx.rollback())
+                    raise
+                await self._hop(lambda c: tx.commit())
+                return result
+            finally:
+                _IN_TRANSACTION.reset(inside)
+
+    def _to_game(self, row: Sequence[Any]) -> GameRow:
+        """A games row, its state decoded only if this version was not decoded before."""
+        gid, version, has_state = row[0], row[10], row[9] is not None or row[16] is not None
+        cached = self._states.get(gid) if row[9] is None else None
+        if has_state and not (cached is not None and cached[0] == version):
+            self.state_decodes += 1
+        return _game(row, self._states)
 
     # ----- games -------------------------------------------------------------------------
 
@@ -369,30 +577,29 @@ class Store:
         """A new lobby with its host in seat 0 (and its timers). Raises ChannelBusy if the channel
         has an open game."""
         now = self._clock()
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._db.execute(
-                    "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, rules_version, "
-                    "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
-                    (guild_id, channel_id, game, host_id, dumps(options), rules_version, now, now),
-                )
-                game_id = int(cursor.lastrowid or 0)
-                await self._db.execute(
-                    "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES (?, 0, ?, ?, 'human')",
-                    (game_id, host_id, host_name),
-                )
-                await self._db.executemany(
+
+        def work(tx: _Tx) -> int:
+            cursor = tx.run(
+                "INSERT INTO games (guild_id, channel_id, game, status, host_id, options, rules_version, "
+                "version, created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, 0, ?, ?)",
+                (guild_id, channel_id, game, host_id, dumps(options), rules_version, now, now),
+            )
+            game_id = int(cursor.lastrowid or 0)
+            tx.run(
+                "INSERT INTO seats (game_id, seat, user_id, display_name, kind) VALUES (?, 0, ?, ?, 'human')",
+                (game_id, host_id, host_name),
+            )
+            if timers:
+                tx.many(
                     "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, t.kind, t.due_at, dumps(t.payload), now) for t in timers],
                 )
-                await self._db.execute("COMMIT")
-            except aiosqlite.IntegrityError:
-                await self._db.execute("ROLLBACK")
-                raise ChannelBusy(channel_id) from None
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
+            return game_id
+
+        try:
+            game_id = await self._transaction("create_game", work)
+        except sqlite3.IntegrityError:
+            raise ChannelBusy(channel_id) from None
         # The new row as written: nothing is read back.
         return GameRow(
             id=game_id,
@@ -410,27 +617,31 @@ class Store:
             updated_at=now,
         )
 
+    async def _game_where(self, where: str, params: tuple[Any, ...]) -> GameRow | None:
+        def work(c: sqlite3.Connection) -> GameRow | None:
+            row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE {where}", params).fetchone()
+            return self._to_game(row) if row else None
+
+        return await self._run(work)
+
+    async def _games_where(self, sql: str, params: tuple[Any, ...]) -> list[GameRow]:
+        return await self._run(lambda c: [self._to_game(row) for row in c.execute(sql, params).fetchall()])
+
     async def get_game(self, game_id: int) -> GameRow | None:
-        row = await self._one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
-        return _game(row) if row else None
+        return await self._game_where("id = ?", (game_id,))
 
     async def open_game(self, guild_id: str, channel_id: str) -> GameRow | None:
         """The lobby or active game in this channel, if any."""
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
-            "AND status IN ('lobby', 'active')",
-            (guild_id, channel_id),
+        return await self._game_where(
+            "guild_id = ? AND channel_id = ? AND status IN ('lobby', 'active')", (guild_id, channel_id)
         )
-        return _game(row) if row else None
 
     async def latest_game(self, guild_id: str, channel_id: str) -> GameRow | None:
         """The channel's open game, else its most recent finished or aborted one (for history views)."""
-        row = await self._one(
-            f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
-            "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
+        return await self._game_where(
+            "guild_id = ? AND channel_id = ? ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
             (guild_id, channel_id),
         )
-        return _game(row) if row else None
 
     async def list_games(self, guild_id: str | None = None, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
         wanted = tuple(statuses)
@@ -440,20 +651,45 @@ class Store:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             params += (guild_id,)
-        return [_game(row) for row in await self._all(sql + " ORDER BY id", params)]
+        return await self._games_where(sql + " ORDER BY id", params)
 
     async def all_games(self) -> list[GameRow]:
-        return [_game(row) for row in await self._all(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")]
+        return await self._games_where(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id", ())
 
     async def games_of_user(self, user_id: str, statuses: Iterable[str] = OPEN_STATUSES) -> list[GameRow]:
         wanted = tuple(statuses)
         marks = ",".join("?" * len(wanted))
-        rows = await self._all(
+        return await self._games_where(
             f"SELECT {', '.join('g.' + c.strip() for c in _GAME_COLUMNS.split(','))} FROM games g "
             f"JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? AND g.status IN ({marks}) ORDER BY g.id",
             (user_id, *wanted),
         )
-        return [_game(row) for row in rows]
+
+    # ----- one query per page of /game list and /game mygames -----------------------------------
+
+    async def list_page(
+        self, guild_id: str, aborted_since: float, offset: int, limit: int
+    ) -> tuple[list[ListedGame], int]:
+        """One page of the server's open games (by id), then the channels whose latest game was
+        aborted since ``aborted_since`` (newest first), and how many there are in all."""
+        rows = await self._all(LIST_PAGE_SQL, (guild_id, aborted_since, limit, offset))
+        return [ListedGame(*row[:6]) for row in rows], (rows[0][6] if rows else 0)
+
+    async def waiting_page(self, user_id: str, offset: int, limit: int) -> tuple[list[ListedGame], int]:
+        """One page of the active games waiting for ``user_id`` (their seat is in the stored
+        ``waiting`` list), with rows written before migration 7 (no listing yet) for the caller to
+        check, and how many there are in all."""
+        rows = await self._all(WAITING_PAGE_SQL, (user_id, limit, offset))
+        return [ListedGame(*row[:7]) for row in rows], (rows[0][7] if rows else 0)
+
+    async def set_listing(self, game_id: int, version: int, listing: str, waiting: Sequence[int]) -> bool:
+        """Fill in a row's listing (rows written before migration 7) if the game is still at
+        ``version``; the game itself does not change, so neither does its version."""
+        changed, _ = await self._write(
+            "UPDATE games SET listing = ?, waiting = ? WHERE id = ? AND version = ?",
+            (listing, waiting_text(waiting), game_id, version),
+        )
+        return changed == 1
 
     async def update_game(
         self,
@@ -474,10 +710,13 @@ class Store:
         Optionally appends one move row and/or marks moves with seq >= ``revert_from_seq``
         reverted (undo, rollback). Returns the new version; raises StaleVersion otherwise.
         """
+        now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
-        params: list[Any] = [self._clock()]
+        params: list[Any] = [now]
+        if state is not None:
+            sets += ["state = NULL", "state_z = ?"]
+            params.append(compress(state))
         for column, value in (
-            ("state", None if state is None else dumps(state)),
             ("status", status),
             ("seed", seed),
             ("options", None if options is None else dumps(options)),
@@ -487,88 +726,86 @@ class Store:
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
-        async with self._lock:
-            await self._transaction_update(game_id, expected_version, sets, params, move, revert_from_seq)
-        return expected_version + 1
 
-    async def _transaction_update(
-        self,
-        game_id: int,
-        expected_version: int,
-        sets: list[str],
-        params: list[Any],
-        move: MoveRecord | None,
-        revert_from_seq: int | None,
-    ) -> None:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = await self._db.execute(
+        def work(tx: _Tx) -> None:
+            tx.guarded(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
-                (*params, game_id, expected_version),
+                (*params, game_id),
+                game_id,
+                expected_version,
             )
-            if cursor.rowcount != 1:
-                raise StaleVersion(game_id)
             if revert_from_seq is not None:
-                await self._db.execute(
-                    "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game_id, revert_from_seq)
-                )
+                tx.run("UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game_id, revert_from_seq))
             if move is not None:
-                await self._db.execute(
-                    "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
-                    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                    (game_id, game_id, move.seat, move.user_id, move.text, int(move.irreversible), self._clock()),
+                tx.many(
+                    _INSERT_MOVE, [(game_id, game_id, move.seat, move.user_id, move.text, int(move.irreversible), now)]
                 )
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
+            if status in CLOSED_STATUSES:
+                _archive(tx, game_id)
+            if state is not None:
+                tx.after_commit(lambda: _remember(self._states, game_id, expected_version + 1, state))
+
+        await self._transaction("update_game", work)
+        return expected_version + 1
 
     # ----- one read and one write per command --------------------------------------------
 
     async def table(self, guild_id: str, channel_id: str) -> TableRow | None:
         """The channel's open game, else its most recent one, with seats and settings, in one read."""
-        async with self._lock:
-            return await self._read_table(
+        return await self._read(
+            lambda tx: self._read_table(
+                tx,
                 f"SELECT {_GAME_COLUMNS} FROM games WHERE guild_id = ? AND channel_id = ? "
                 "ORDER BY status IN ('lobby', 'active') DESC, id DESC LIMIT 1",
                 (guild_id, channel_id),
             )
+        )
 
     async def table_by_id(self, game_id: int) -> TableRow | None:
-        async with self._lock:
-            return await self._read_table(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        return await self._read(
+            lambda tx: self._read_table(tx, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        )
 
-    async def _read_table(self, sql: str, params: tuple[Any, ...]) -> TableRow | None:
-        # One snapshot: another process may write between the statements otherwise.
-        await self._db.execute("BEGIN")
-        try:
-            async with self._db.execute(sql, params) as cursor:
-                found = await cursor.fetchone()
-            if found is None:
-                return None
-            game = _game(found)
-            async with self._db.execute(
+    def _read_table(self, tx: _Tx, sql: str, params: tuple[Any, ...]) -> TableRow | None:
+        found = tx.run(sql, params).fetchone()
+        if found is None:
+            return None
+        game = self._to_game(found)
+        seats = [
+            SeatRow(*row)
+            for row in tx.run(
                 "SELECT seat, user_id, display_name, kind, bot_level FROM seats WHERE game_id = ? ORDER BY seat",
                 (game.id,),
-            ) as cursor:
-                seats = [SeatRow(*row) for row in await cursor.fetchall()]
-            async with self._db.execute(
-                "SELECT key, value FROM channel_settings WHERE guild_id = ? AND channel_id IN (?, '*') "
-                "ORDER BY channel_id = '*' DESC",
-                (game.guild_id, game.channel_id),
-            ) as cursor:
-                settings = {key: value for key, value in await cursor.fetchall()}  # the channel's own win
-            async with self._db.execute(
-                "SELECT u.user_id FROM user_settings u JOIN seats s ON s.user_id = u.user_id "
-                "WHERE s.game_id = ? AND u.key = 'pings' AND u.value = 'off'",
-                (game.id,),
-            ) as cursor:
-                muted = frozenset(row[0] for row in await cursor.fetchall())
-            async with self._db.execute("SELECT key, value FROM game_notes WHERE game_id = ?", (game.id,)) as cursor:
-                notes = {key: value for key, value in await cursor.fetchall()}
-            return TableRow(game, seats, settings, muted, notes)
-        finally:
-            await self._db.execute("COMMIT")
+            )
+        ]
+        # The channel's settings (guild-wide ones under channel '*'), the game's notes and which
+        # seated users muted pings: one statement, each row tagged with where it comes from.
+        users = tuple(seat.user_id for seat in seats if seat.kind == "human")
+        sql = (
+            "SELECT 'setting', channel_id, key, value FROM channel_settings WHERE guild_id = ? "
+            "AND channel_id IN (?, '*') UNION ALL SELECT 'note', '', key, value FROM game_notes WHERE game_id = ?"
+        )
+        values: tuple[Any, ...] = (game.guild_id, game.channel_id, game.id)
+        if users:
+            sql += (
+                " UNION ALL SELECT 'muted', '', user_id, '' FROM user_settings WHERE key = 'pings' AND value = 'off' "
+                f"AND user_id IN ({','.join('?' * len(users))})"
+            )
+            values += users
+        guild_wide: dict[str, str] = {}
+        own: dict[str, str] = {}
+        notes: dict[str, str] = {}
+        muted_users: set[str] = set()
+        for kind, channel, key, value in tx.run(sql, values):
+            if kind == "setting":
+                (guild_wide if channel == "*" else own)[key] = value
+            elif kind == "note":
+                notes[key] = value
+            else:
+                muted_users.add(key)
+        settings = {**guild_wide, **own}  # the channel's own value wins over the guild-wide one
+        muted = frozenset(muted_users)
+        return TableRow(game, seats, settings, muted, notes)
 
     async def commit(
         self,
@@ -589,93 +826,108 @@ class Store:
         commitment: str | None = None,
         announce: Announcement | None = None,
         notes: Mapping[str, str | None] | None = None,
+        listing: str | None = None,
+        waiting: Sequence[int] | None = None,
+        results: GameResults | None = None,
     ) -> tuple[GameRow, int | None]:
         """Apply one command's whole change in one transaction, if ``game`` is still current.
 
         State, status, seats, appended moves, reverted moves, the game's timers, the change's
-        announcement (the outbox) and its notes (None deletes one) change together or not at all.
-        Returns the new row (built here, not read back) and the outbox id; raises StaleVersion when another writer
-        got there first.
+        announcement (the outbox), its notes (None deletes one) and its one-line ``listing`` and
+        ``waiting`` seats (for /game list and /game mygames) change together or not at all; a game
+        that finishes or is aborted has its move log archived in the same transaction; so do the game's
+        ``results`` and ratings when it finishes (or is rolled back after it ended).
+        Returns the new row (built here, not read back) and the outbox id; raises StaleVersion when
+        another writer got there first.
         """
         now = self._clock()
         sets = ["version = version + 1", "updated_at = ?"]
         params: list[Any] = [now]
+        if state is not None:
+            sets += ["state = NULL", "state_z = ?"]
+            params.append(compress(state))
         for column, value in (
-            ("state", None if state is None else dumps(state)),
             ("status", status),
             ("seed", seed),
             ("host_id", host_id),
             ("paused", None if paused is None else int(paused)),
             ("salt", salt),
             ("commitment", commitment),
+            ("listing", listing),
+            ("waiting", None if waiting is None else waiting_text(waiting)),
         ):
             if value is not None:
                 sets.append(f"{column} = ?")
                 params.append(value)
-        outbox_id: int | None = None
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._db.execute(
-                    f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?", (*params, game.id, game.version)
+        version = game.version + 1
+        timer_rows = [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers]
+
+        def work(tx: _Tx) -> int | None:
+            tx.guarded(
+                f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
+                (*params, game.id),
+                game.id,
+                game.version,
+            )
+            if seats is not None:
+                tx.run("DELETE FROM seats WHERE game_id = ?", (game.id,))
+                tx.many(
+                    "INSERT INTO seats (game_id, seat, user_id, display_name, kind, bot_level) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game.id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
                 )
-                if cursor.rowcount != 1:
-                    raise StaleVersion(game.id)
-                if seats is not None:
-                    await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game.id,))
-                    await self._db.executemany(
-                        "INSERT INTO seats (game_id, seat, user_id, display_name, kind, bot_level) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        [(game.id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
+            if revert_from_seq is not None:
+                tx.run("UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game.id, revert_from_seq))
+            if revert_seqs:
+                tx.many(
+                    "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq = ?",
+                    [(game.id, seq) for seq in revert_seqs],
+                )
+            if moves:
+                tx.many(
+                    _INSERT_MOVE,
+                    [(game.id, game.id, m.seat, m.user_id, m.text, int(m.irreversible), now) for m in moves],
+                )
+            if cancel_timers == "all":
+                tx.run("DELETE FROM timers WHERE game_id = ?", (game.id,))
+            elif kinds := tuple(cancel_timers):
+                tx.run(
+                    f"DELETE FROM timers WHERE game_id = ? AND kind IN ({','.join('?' * len(kinds))})",
+                    (game.id, *kinds),
+                )
+            if timer_rows:
+                tx.many(
+                    "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)", timer_rows
+                )
+            for key, value in (notes or {}).items():
+                if value is None:
+                    tx.run("DELETE FROM game_notes WHERE game_id = ? AND key = ?", (game.id, key))
+                else:
+                    tx.run(
+                        "INSERT INTO game_notes (game_id, key, value) VALUES (?, ?, ?) "
+                        "ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
+                        (game.id, key, value),
                     )
-                if revert_from_seq is not None:
-                    await self._db.execute(
-                        "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game.id, revert_from_seq)
-                    )
-                if revert_seqs:
-                    await self._db.executemany(
-                        "UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq = ?",
-                        [(game.id, seq) for seq in revert_seqs],
-                    )
-                if moves:
-                    await self._db.executemany(
-                        "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
-                        "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)",
-                        [(game.id, game.id, m.seat, m.user_id, m.text, int(m.irreversible), now) for m in moves],
-                    )
-                if cancel_timers == "all":
-                    await self._db.execute("DELETE FROM timers WHERE game_id = ?", (game.id,))
-                elif kinds := tuple(cancel_timers):
-                    await self._db.execute(
-                        f"DELETE FROM timers WHERE game_id = ? AND kind IN ({','.join('?' * len(kinds))})",
-                        (game.id, *kinds),
-                    )
-                if add_timers:
-                    await self._db.executemany(
-                        "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
-                        [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers],
-                    )
-                for key, value in (notes or {}).items():
-                    if value is None:
-                        await self._db.execute("DELETE FROM game_notes WHERE game_id = ? AND key = ?", (game.id, key))
-                    else:
-                        await self._db.execute(
-                            "INSERT INTO game_notes (game_id, key, value) VALUES (?, ?, ?) "
-                            "ON CONFLICT (game_id, key) DO UPDATE SET value = excluded.value",
-                            (game.id, key, value),
-                        )
-                if announce is not None:
-                    cursor = await self._db.execute(
-                        "INSERT INTO outbox (game_id, version, text, pings, board, created_at) "
-                        "VALUES (?, ?, ?, ?, ?, ?)",
-                        (game.id, game.version + 1, announce.text, dumps(announce.pings), int(announce.board), now),
-                    )
-                    outbox_id = cursor.lastrowid
-                await self._db.execute("COMMIT")
-            except BaseException:
-                await self._db.execute("ROLLBACK")
-                raise
-        changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
+            if status in CLOSED_STATUSES:
+                _archive(tx, game.id)
+            outbox_id: int | None = None
+            if announce is not None:
+                outbox_id = tx.run(
+                    "INSERT INTO outbox (game_id, version, text, pings, board, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game.id, version, announce.text, dumps(announce.pings), int(announce.board), now),
+                ).lastrowid
+            if state is not None:
+                tx.after_commit(lambda: _remember(self._states, game.id, version, state))
+            return outbox_id
+
+        then = None
+        if finish_action(game.status, status, results) is not None:
+
+            async def then() -> None:
+                await self._finish_hook(game.id, game.guild_id, game.game, game.status, status, results)
+
+        outbox_id = await self._transaction("commit", work, then)
+        changed: dict[str, Any] = {"version": version, "updated_at": now}
         given: dict[str, Any] = {
             "state": state,
             "status": status,
@@ -684,6 +936,7 @@ class Store:
             "paused": paused,
             "salt": salt,
             "commitment": commitment,
+            "listing": listing,
         }
         changed.update({key: value for key, value in given.items() if value is not None})
         return replace(game, **changed), outbox_id
@@ -691,11 +944,11 @@ class Store:
     # ----- the outbox ------------------------------------------------------------------------
 
     async def mark_announced(self, outbox_id: int) -> None:
-        """That announcement, and every older one of its game, has been posted."""
+        """That announcement, and every older one of its game, has been posted: their rows go
+        (the outbox only ever holds what is still to post)."""
         await self._write(
-            "UPDATE outbox SET posted_at = ? WHERE posted_at IS NULL AND id <= ? "
-            "AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
-            (self._clock(), outbox_id, outbox_id),
+            "DELETE FROM outbox WHERE id <= ? AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
+            (outbox_id, outbox_id),
         )
 
     async def pending_announcements(self) -> list[OutboxRow]:
@@ -703,6 +956,30 @@ class Store:
         rows = await self._all(
             "SELECT id, game_id, version, text, pings, board FROM outbox WHERE posted_at IS NULL ORDER BY id"
         )
+        return [
+            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+            for i, g, v, text, pings, board in rows
+        ]
+
+    async def claim_announcements(
+        self, shards: Shards | None = None, channel: tuple[str, str] | None = None
+    ) -> list[OutboxRow]:
+        """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting,
+        oldest first: they are deleted as they are taken (the outbox only holds what is still to post),
+        so each goes to exactly one caller however many processes claim."""
+        where, params = _channel_filter(channel)
+
+        def work(tx: _Tx) -> list[Any]:
+            rows = tx.run(
+                "SELECT o.id, o.game_id, o.version, o.text, o.pings, o.board FROM outbox o "
+                f"JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL AND {_shard_filter(shards)} "
+                f"AND {where} ORDER BY o.id",
+                params,
+            ).fetchall()
+            tx.many("DELETE FROM outbox WHERE id = ?", [(row[0],) for row in rows])
+            return rows
+
+        rows = await self._transaction("claim_announcements", work)
         return [
             OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
             for i, g, v, text, pings, board in rows
@@ -719,51 +996,46 @@ class Store:
 
     async def set_seats(self, game_id: int, expected_version: int, seats: list[SeatRow]) -> int:
         """Replace the seat list (join, leave, substitute, replace with bot) under the version check."""
-        async with self._lock:
-            await self._transaction_seats(game_id, expected_version, seats)
-        return expected_version + 1
 
-    async def _transaction_seats(self, game_id: int, expected_version: int, seats: list[SeatRow]) -> None:
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            cursor = await self._db.execute(
+        def work(tx: _Tx) -> None:
+            tx.guarded(
                 "UPDATE games SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-                (self._clock(), game_id, expected_version),
+                (self._clock(), game_id),
+                game_id,
+                expected_version,
             )
-            if cursor.rowcount != 1:
-                raise StaleVersion(game_id)
-            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await self._db.executemany(
+            tx.run("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            tx.many(
                 "INSERT INTO seats (game_id, seat, user_id, display_name, kind, bot_level) VALUES (?, ?, ?, ?, ?, ?)",
                 [(game_id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
             )
-            await self._db.execute("COMMIT")
-        except BaseException:
-            await self._db.execute("ROLLBACK")
-            raise
+
+        await self._transaction("set_seats", work)
+        return expected_version + 1
 
     # ----- moves -------------------------------------------------------------------------
 
     async def moves(self, game_id: int, include_reverted: bool = False) -> list[MoveRow]:
-        sql = "SELECT seq, seat, user_id, text, irreversible, reverted, created_at FROM moves WHERE game_id = ?"
-        if not include_reverted:
-            sql += " AND reverted = 0"
-        rows = await self._all(sql + " ORDER BY seq", (game_id,))
-        return [
-            MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
-            for seq, seat, user, text, irr, rev, created in rows
-        ]
+        """The move log, whether still in rows or archived (a finished game's)."""
+
+        def work(tx: _Tx) -> list[MoveRow]:
+            archived = tx.run("SELECT moves FROM moves_archive WHERE game_id = ?", (game_id,)).fetchone()
+            rows = archived_moves(archived[0] if archived else None)
+            rows += tx.run(f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+            return move_rows(rows, include_reverted)
+
+        return await self._read(work)
 
     # ----- timers ------------------------------------------------------------------------
 
     async def add_timer(
         self, kind: str, due_at: float, game_id: int | None = None, payload: dict[str, Any] | None = None
     ) -> int:
-        cursor = await self._write(
+        _, row_id = await self._write(
             "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?)",
             (game_id, kind, due_at, dumps(payload or {}), self._clock()),
         )
-        return int(cursor.lastrowid or 0)
+        return int(row_id or 0)
 
     async def cancel_timers(self, game_id: int, kinds: Iterable[str] | None = None) -> None:
         if kinds is None:
@@ -775,26 +1047,52 @@ class Store:
             (game_id, *wanted),
         )
 
-    async def next_timer(self) -> TimerRow | None:
-        row = await self._one("SELECT id, game_id, kind, due_at, payload FROM timers ORDER BY due_at, id LIMIT 1")
-        return TimerRow(row[0], row[1], row[2], row[3], json.loads(row[4])) if row else None
+    async def _timers(self, where: str, params: tuple[Any, ...]) -> list[TimerRow]:
+        """Timers, oldest due first. A timer whose payload cannot be decoded is logged and deleted:
+        one bad row must not stop the timer loop (nor every later timer with it)."""
+
+        def work(c: sqlite3.Connection) -> list[TimerRow]:
+            sql = (
+                f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id {where} "
+                "ORDER BY t.due_at, t.id"
+            )
+            found, bad = sound_timers(c.execute(sql, params).fetchall())
+            for timer_id in bad:
+                c.execute("DELETE FROM timers WHERE id = ?", (timer_id,))
+            return found
+
+        return await self._run(work)
+
+    async def next_timer(self, shards: Shards | None = None) -> TimerRow | None:
+        """The next timer of ``shards``' guilds (default: of every guild)."""
+        found = await self._timers(f"WHERE {_shard_filter(shards)}", ())
+        return found[0] if found else None
+
+    async def claim_due_timers(self, now: float, shards: Shards | None = None) -> list[TimerRow]:
+        """Take (delete) the due timers of ``shards``' guilds in one transaction: each timer goes to
+        exactly one caller, in this process or another (BEGIN IMMEDIATE holds SQLite's write lock).
+        A timer that cannot be decoded is taken too, logged and dropped (see ``sound_timers``)."""
+
+        def work(tx: _Tx) -> list[TimerRow]:
+            rows = tx.run(
+                f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id "
+                f"WHERE t.due_at <= ? AND {_shard_filter(shards)} ORDER BY t.due_at, t.id",
+                (now,),
+            ).fetchall()
+            tx.many("DELETE FROM timers WHERE id = ?", [(row[0],) for row in rows])
+            return sound_timers(rows)[0]
+
+        return await self._transaction("claim_due_timers", work)
 
     async def due_timers(self, now: float) -> list[TimerRow]:
-        rows = await self._all(
-            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE due_at <= ? ORDER BY due_at, id", (now,)
-        )
-        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return await self._timers("WHERE t.due_at <= ?", (now,))
 
     async def timers(self, game_id: int) -> list[TimerRow]:
-        rows = await self._all(
-            "SELECT id, game_id, kind, due_at, payload FROM timers WHERE game_id = ? ORDER BY due_at, id",
-            (game_id,),
-        )
-        return [TimerRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in rows]
+        return await self._timers("WHERE t.game_id = ?", (game_id,))
 
     async def delete_timer(self, timer_id: int) -> bool:
-        cursor = await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
-        return cursor.rowcount == 1
+        changed, _ = await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
+        return changed == 1
 
     # ----- settings ----------------------------------------------------------------------
 
@@ -830,3 +1128,160 @@ class Store:
             "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
             (user_id, key, value),
         )
+
+    # ----- maintenance (`conductor vacuum`) ------------------------------------------------------
+
+    async def size(self) -> int:
+        """Bytes the database file uses (pages in use, free pages included)."""
+        row = await self._one("SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()")
+        return int(row[0])
+
+    async def maintain(self) -> Maintenance:
+        """Compress states stored before migration 7, archive the move logs of finished and aborted
+        games, delete posted announcements and the timers of closed games, then VACUUM. Safe while
+        the bot runs: each step is one transaction, and a state is only rewritten at the version read."""
+        before = await self.size()
+
+        def work(tx: _Tx) -> tuple[int, int, int, int]:
+            compressed = 0
+            for gid, version, text in tx.run("SELECT id, version, state FROM games WHERE state IS NOT NULL").fetchall():
+                value, damage = _decode_object(text, "saved state")
+                if value is None:
+                    continue  # a damaged state stays as it is, for `conductor check` to report
+                tx.run(
+                    "UPDATE games SET state_z = ?, state = NULL WHERE id = ? AND version = ?",
+                    (compress(value), gid, version),
+                )
+                compressed += 1
+            closed = tx.run(
+                "SELECT DISTINCT m.game_id FROM moves m JOIN games g ON g.id = m.game_id "
+                "WHERE g.status IN ('finished', 'aborted')"
+            ).fetchall()
+            for (gid,) in closed:
+                _archive(tx, gid)
+            outbox = tx.run("DELETE FROM outbox WHERE posted_at IS NOT NULL").rowcount
+            timers = tx.run(
+                "DELETE FROM timers WHERE game_id IN (SELECT id FROM games WHERE status IN ('finished', 'aborted'))"
+            ).rowcount
+            return compressed, len(closed), outbox, timers
+
+        compressed, archived, outbox, timers = await self._transaction("maintain", work)
+
+        def vacuum(c: sqlite3.Connection) -> None:
+            c.execute("VACUUM")
+            c.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        await self._run(vacuum)
+        return Maintenance(compressed, archived, outbox, timers, before, await self.size())
+
+
+_INSERT_MOVE = (
+    "INSERT INTO moves (game_id, seq, seat, user_id, text, irreversible, created_at) "
+    "VALUES (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM moves WHERE game_id = ?), ?, ?, ?, ?, ?)"
+)
+
+
+def waiting_text(seats: Sequence[int]) -> str:
+    """Seats as ",0,2," (empty for none): a seat is found with LIKE '%,<seat>,%'."""
+    return f",{','.join(str(s) for s in seats)}," if seats else ""
+
+
+ARCHIVE_SQL = (
+    "INSERT INTO moves_archive (game_id, moves, count) VALUES (?, ?, ?) "
+    "ON CONFLICT (game_id) DO UPDATE SET moves = excluded.moves, count = excluded.count"
+)
+
+
+def archived_moves(stored: Any) -> list[list[Any]]:
+    """An archive row's moves (``_MOVE_COLUMNS`` each); [] for no archive row."""
+    return [list(r) for r in json.loads(_inflate(stored))] if stored is not None else []
+
+
+def move_rows(rows: Iterable[Sequence[Any]], include_reverted: bool) -> list[MoveRow]:
+    return [
+        MoveRow(seq, seat, user, text, bool(irr), bool(rev), created)
+        for seq, seat, user, text, irr, rev, created in rows
+        if include_reverted or not rev
+    ]
+
+
+def _archive(tx: _Tx, game_id: int) -> None:
+    """Move a closed game's move rows into its one compressed archive row (merged with any archive
+    already there). About 10 bytes a move instead of a row and an index entry of ~80."""
+    rows = tx.run(f"SELECT {_MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY seq", (game_id,)).fetchall()
+    if not rows:
+        return
+    archived = tx.run("SELECT moves FROM moves_archive WHERE game_id = ?", (game_id,)).fetchone()
+    everything = archived_moves(archived[0] if archived else None) + [list(r) for r in rows]
+    tx.run(ARCHIVE_SQL, (game_id, compress(everything), len(everything)))
+    tx.run("DELETE FROM moves WHERE game_id = ?", (game_id,))
+
+
+class _Tx:
+    """Statements of one transaction on the connection's thread, with the fault hook called at
+    every commit boundary: after BEGIN, after each statement, before and after COMMIT."""
+
+    def __init__(self, connection: sqlite3.Connection, name: str, fault: FaultHook | None) -> None:
+        self.connection = connection
+        self.name = name
+        self.fault = fault
+        self._after: list[Callable[[], None]] = []
+
+    def _boundary(self, point: str) -> None:
+        if self.fault is not None:
+            self.fault(f"{self.name}:{point}")
+
+    def run(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Cursor:
+        cursor = self.connection.execute(sql, params)
+        self._boundary("statement")
+        return cursor
+
+    def many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self.connection.executemany(sql, rows)
+        self._boundary("statement")
+
+    def guarded(self, sql: str, params: Sequence[Any], game_id: int, version: int) -> None:
+        """The version check every change of a game starts with: ``sql`` ends with
+        "WHERE id = ? AND version = ?"; no row changed means another writer got there first."""
+        if self.run(sql, (*params, version)).rowcount != 1:
+            raise StaleVersion(game_id)
+
+    def after_commit(self, action: Callable[[], None]) -> None:
+        self._after.append(action)
+
+    def write(self, work: Callable[[_Tx], T]) -> T:
+        result = self.begin(work)
+        self.commit()
+        return result
+
+    def begin(self, work: Callable[[_Tx], T]) -> T:
+        """BEGIN IMMEDIATE and ``work``; rolled back if ``work`` raises, else left open for ``commit``."""
+        self.connection.execute("BEGIN IMMEDIATE")
+        try:
+            self._boundary("after_begin")
+            return work(self)
+        except BaseException:
+            self.rollback()
+            raise
+
+    def commit(self) -> None:
+        try:
+            self._boundary("before_commit")
+            self.connection.execute("COMMIT")
+        except BaseException:
+            self.rollback()
+            raise
+        self._boundary("after_commit")
+        for action in self._after:
+            action()
+
+    def rollback(self) -> None:
+        if self.connection.in_transaction:
+            self.connection.execute("ROLLBACK")
+
+    def read(self, work: Callable[[_Tx], T]) -> T:
+        self.connection.execute("BEGIN")
+        try:
+            return work(self)
+        finally:
+            self.connection.execute("COMMIT")

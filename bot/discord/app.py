@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 import discord
+from aiohttp.web import AppRunner
 from discord import app_commands
 
 import rendering
@@ -26,7 +27,8 @@ from bot.discord.dispatcher import TimerDispatcher
 from bot.discord.stall import StallMonitor
 from bot.replies import Reply
 from bot.settings import Settings
-from storage import Store
+from bot.web import server as web_server
+from storage import Store, is_postgres, open_store
 
 log = logging.getLogger(__name__)
 RENDER_THREADS = int(os.environ.get("CONDUCTOR_RENDER_THREADS", "4"))
@@ -74,9 +76,12 @@ class ConductorBot(discord.Client):
     conductor: Conductor
     dispatcher: TimerDispatcher
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, **client_options: Any) -> None:
         super().__init__(
-            intents=intents(), allowed_mentions=discord.AllowedMentions.none(), chunk_guilds_at_startup=False
+            intents=intents(),
+            allowed_mentions=discord.AllowedMentions.none(),
+            chunk_guilds_at_startup=False,
+            **client_options,
         )
         self.settings = settings
         self.tree: app_commands.CommandTree[Any] = build_tree(self)
@@ -88,6 +93,7 @@ class ConductorBot(discord.Client):
         self._in_flight: set[asyncio.Task[Any]] = set()
         self._shutdown: asyncio.Task[None] | None = None
         self._released = False
+        self.web: AppRunner | None = None
 
     async def setup_hook(self) -> None:
         """After login, before the gateway connects. Commands are not synced here (`conductor sync`)."""
@@ -98,9 +104,16 @@ class ConductorBot(discord.Client):
         asyncio.get_running_loop().set_default_executor(
             concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
         )
-        self.store = await Store.open(self.settings.database_path)
+        self.store = await open_store(self.settings.database)
         self.render_pool = testhooks.renderer(render_pool())
-        self.conductor = Conductor(self.store, render_executor=self.render_pool)
+        self.conductor = Conductor(
+            self.store,
+            render_executor=self.render_pool,
+            shards=self.settings.shards,
+            web_url=self.settings.web_link_base,
+        )
+        if self.settings.web_bind:  # the optional replay viewer (off unless WEB_BIND is set)
+            self.web = await web_server.start(self.store, web_server.parse_bind(self.settings.web_bind))
         self.add_dynamic_items(*components.DYNAMIC_ITEMS)  # old buttons keep working after a restart
         await self._repair()
         self.dispatcher = TimerDispatcher(self.conductor, self.post_timer_reply)
@@ -112,8 +125,11 @@ class ConductorBot(discord.Client):
             with contextlib.suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(signum, self.request_shutdown, signum)
         log.info(
-            "database %s; commands: %s",
-            self.settings.database_path,
+            "database %s%s; commands: %s",
+            _shown(self.settings.database),
+            ""
+            if self.settings.shards is None
+            else f"; shards {sorted(self.settings.shards.ids)} of {self.settings.shard_count}",
             ", ".join("/" + c.name for c in self.tree.get_commands()),
         )
 
@@ -192,6 +208,9 @@ class ConductorBot(discord.Client):
                 self.stall.stop()
             if self.render_pool is not None:  # absent if setup_hook never ran
                 self.render_pool.shutdown(wait=False, cancel_futures=True)
+            if self.web is not None:
+                with contextlib.suppress(Exception):
+                    await self.web.cleanup()
             if hasattr(self, "store"):
                 with contextlib.suppress(Exception):
                     await self.store.close()
@@ -236,6 +255,29 @@ class ConductorBot(discord.Client):
             "slash command failed in channel %s: %s", interaction.channel_id, error, exc_info=error.__cause__ or error
         )
         await delivery.apologise(interaction)
+
+
+class ShardedConductorBot(ConductorBot, discord.AutoShardedClient):
+    """The same bot over shards ``SHARD_IDS`` of ``SHARD_COUNT`` (several processes share the bot's
+    guilds: each gets the interactions of its shards' guilds from Discord, and fires only their timers)."""
+
+    def __init__(self, settings: Settings) -> None:
+        assert settings.shard_count is not None
+        shard_ids = sorted(settings.shards.ids) if settings.shards is not None else None
+        super().__init__(settings, shard_count=settings.shard_count, shard_ids=shard_ids)
+
+
+def make_bot(settings: Settings) -> ConductorBot:
+    """A sharded client when SHARD_COUNT is set, else the plain one (as before)."""
+    return ShardedConductorBot(settings) if settings.shard_count is not None else ConductorBot(settings)
+
+
+def _shown(database: str) -> str:
+    if is_postgres(database):
+        from storage.postgres import _safe
+
+        return _safe(database)
+    return database
 
 
 def _deadline_view(reply: Reply) -> discord.ui.View | None:

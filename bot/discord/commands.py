@@ -139,17 +139,37 @@ class GameCommands(TopGroup, name="game", description="Board games: lobby, views
         await bridge.slash(interaction, _join("/game addbot", level))
 
     @app_commands.command(name="list", description="Games in this server and whose turn it is")
-    async def list_games(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game list", private=True)
+    @app_commands.describe(page="which page (15 games a page; default 1)")
+    async def list_games(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] | None = None
+    ) -> None:
+        await bridge.slash(interaction, _join("/game list", page), private=True)
 
     @app_commands.command(description="Where it is your turn (only you see it)")
-    async def mygames(self, interaction: discord.Interaction) -> None:
-        await bridge.slash(interaction, "/game mygames", private=True)
+    @app_commands.describe(page="which page (15 games a page; default 1)")
+    async def mygames(self, interaction: discord.Interaction, page: app_commands.Range[int, 1] | None = None) -> None:
+        await bridge.slash(interaction, _join("/game mygames", page), private=True)
 
     @app_commands.command(description="Turn pings on or off for you")
     @app_commands.describe(on="true: ping me when it is my turn; false: no pings")
     async def pings(self, interaction: discord.Interaction, on: bool) -> None:
         await bridge.slash(interaction, f"/game pings {'on' if on else 'off'}", private=True)
+
+    @app_commands.command(description="Games played and won, scores, what was built or bought (only you see it)")
+    @app_commands.describe(player="whose statistics (default: yours)", game="one game only")
+    @app_commands.autocomplete(game=ac.game_slug)
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.Member | None = None, game: str | None = None
+    ) -> None:
+        who = f"<@{player.id}>" if player is not None else None
+        names = {str(player.id): player.display_name} if player is not None else None
+        await bridge.slash(interaction, _join("/game stats", who, game), private=True, names=names)
+
+    @app_commands.command(description="This server's ranking of a game: ratings, bots apart, best solo scores")
+    @app_commands.describe(game="which game")
+    @app_commands.autocomplete(game=ac.game_slug)
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        await bridge.slash(interaction, _join("/game leaderboard", game))
 
 
 class ModCommands(

@@ -76,7 +76,7 @@ class TimerDispatcher:
     async def _sleep_until_due(self) -> None:
         while not self._stopping:
             self._wake.clear()  # cleared before reading, so a timer added meanwhile still wakes us
-            timer = await self.conductor.store.next_timer()
+            timer = await self.conductor.store.next_timer(self.conductor.shards)
             delay = self.max_sleep if timer is None else timer.due_at - self.conductor.clock()
             if delay <= 0:
                 return

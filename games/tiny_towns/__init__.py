@@ -21,6 +21,7 @@ GAME = GameSpec(
     view=view.view,
     status=rules.status,
     standings=scoring.standings,
+    stats=scoring.stats,
     parse=notation.parse,
     format=notation.format,
     resign=rules.resign,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from games.base import Standing, State
+from games.base import PlayStats, Standing, State
 from games.tiny_towns.content import CATALOGUE, ORDER, RULES
 from games.tiny_towns.patterns import ADJACENT, CELLS, CENTRE, COL_OF, CORNERS, LINES, ROW_OF, SURROUNDING
 
@@ -364,3 +364,16 @@ def standings(state: State) -> list[Standing]:
             rank, previous = position, key
         row["rank"] = rank
     return [row for _, row in keyed]
+
+
+def stats(state: State) -> PlayStats:
+    """Buildings standing in each town at the end (monuments included: they are public by then)."""
+    counts: list[dict[str, int]] = []
+    for town in state["towns"]:
+        built: dict[str, int] = {}
+        for cell in town["cells"]:
+            slug = cell.get("building") if isinstance(cell, dict) else None
+            if slug:
+                built[slug] = built.get(slug, 0) + 1
+        counts.append(built)
+    return {"map": None, "counted": "buildings built", "counts": counts}

@@ -9,7 +9,7 @@ from games.trains.help import RULES_HELP
 from games.trains.movegen import legal_moves
 from games.trains.notation import VERBS, format_move, hidden_move, parse
 from games.trains.rules import RULES_VERSION, apply, kick, resign, setup, skip_move, status, undo_scope
-from games.trains.scoring import standings
+from games.trains.scoring import standings, stats
 from games.trains.view import move_label, private_summary, view
 
 OPTIONS = (
@@ -36,6 +36,7 @@ GAME = GameSpec(
     view=view,
     status=status,
     standings=standings,
+    stats=stats,
     parse=parse,
     format=format_move,
     resign=resign,

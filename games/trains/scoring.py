@@ -6,7 +6,7 @@ Resigned players rank after everyone still playing.
 
 from __future__ import annotations
 
-from games.base import Standing, State
+from games.base import PlayStats, Standing, State
 from games.trains.content import CARDS, MAPS, RULES
 from games.trains.deck import all_cards
 
@@ -86,3 +86,17 @@ def standings(state: State) -> list[Standing]:
         for e in winners:
             e["title"] = "shared win" if len(winners) > 1 else "winner"
     return result
+
+
+def stats(state: State) -> PlayStats:
+    """Cards each player bought: what they own at the end beyond the starting deck (Waste is never bought)."""
+    start: dict[str, int] = RULES["starting_deck"]
+    counts: list[dict[str, int]] = []
+    for seat in range(len(state["names"])):
+        owned: dict[str, int] = {}
+        for card in all_cards(state["players"][seat]):
+            if card != "waste":
+                owned[card] = owned.get(card, 0) + 1
+        bought = {card: n - start.get(card, 0) for card, n in owned.items() if n > start.get(card, 0)}
+        counts.append(bought)
+    return {"map": str(state["map"]), "counted": "cards bought", "counts": counts}

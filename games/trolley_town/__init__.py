@@ -36,6 +36,7 @@ GAME = GameSpec(
     view=view.view,
     status=rules.status,
     standings=scoring.standings,
+    stats=scoring.stats,
     parse=notation.parse,
     format=notation.format_move,
     resign=rules.resign,

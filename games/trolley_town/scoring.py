@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.base import Standing, State
+from games.base import PlayStats, Standing, State
 from games.trolley_town.content import RULES
 
 PARTS = ("immediate", "production", "construction", "processing", "end")
@@ -42,3 +42,21 @@ def standings(state: State) -> list[Standing]:
             entry["title"] = title or "no title yet (40 VP for Rookie)"
         result.append(entry)
     return result
+
+
+STARTING_TILES = ("forest", "mountain")  # every town starts with one of each: not built
+
+
+def stats(state: State) -> PlayStats:
+    """Buildings each player built from the market (routes and the two starting tiles left out)."""
+    counts: list[dict[str, int]] = []
+    for town in state["towns"]:
+        built: dict[str, int] = {}
+        for cell in town["cells"].values():
+            if "t" in cell:
+                built[cell["t"]] = built.get(cell["t"], 0) + 1
+        for tile in STARTING_TILES:
+            if built.get(tile):
+                built[tile] -= 1
+        counts.append({tile: n for tile, n in built.items() if n > 0})
+    return {"map": None, "counted": "buildings built", "counts": counts}

@@ -6,7 +6,7 @@ import pytest
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
-from storage import Store
+from storage import Store, open_store
 from storage.db import dumps
 
 GUILD, CHANNEL = "g1", "c1"
@@ -15,7 +15,16 @@ MOD = Actor("9", "mod", is_moderator=True)
 
 
 @pytest.fixture
-async def store(tmp_path) -> AsyncIterator[Store]:
+async def store(store_target: str) -> AsyncIterator[Store]:
+    """Each storage and host test runs on both backends."""
+    s = await open_store(store_target)
+    yield s
+    await s.close()
+
+
+@pytest.fixture
+async def sqlite_store(tmp_path) -> AsyncIterator[Store]:
+    """For what only SQLite can hold or has: bytes that are not UTF-8 in a text column, pragmas."""
     s = await Store.open(tmp_path / "test.db")
     yield s
     await s.close()

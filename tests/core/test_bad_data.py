@@ -222,8 +222,8 @@ async def _three_games(host: Conductor) -> list[int]:
 
 async def test_check_reports_a_corrupt_row_and_a_missing_engine_and_checks_the_rest(host: Conductor, store: Store):
     healthy, corrupt, missing = await _three_games(host)
-    await store.connection.execute("UPDATE games SET state = '{\"round\": 3,' WHERE id = ?", (corrupt,))
-    await store.connection.execute("UPDATE games SET game = 'long-gone' WHERE id = ?", (missing,))
+    await store._write("UPDATE games SET state = '{\"round\": 3,' WHERE id = ?", (corrupt,))
+    await store._write("UPDATE games SET game = 'long-gone' WHERE id = ?", (missing,))
     findings = {f.game_id: f for f in await check_store(store)}
     assert findings[healthy].kind == "ok"
     assert findings[corrupt].kind == "damaged" and "state cannot be decoded" in findings[corrupt].detail
@@ -242,7 +242,7 @@ async def test_check_reports_an_engine_that_fails_while_replaying_and_goes_on(
 
     crashing = dataclasses.replace(tiny_towns, slug="crashing", apply=apply)
     monkeypatch.setattr(games, "get_game", lambda slug: crashing if slug == "crashing" else real_get_game(slug))
-    await store.connection.execute("UPDATE games SET game = 'crashing' WHERE id = ?", (broken,))
+    await store._write("UPDATE games SET game = 'crashing' WHERE id = ?", (broken,))
     findings = {f.game_id: f for f in await check_store(store)}
     assert findings[healthy].kind == findings[other].kind == "ok"
     assert findings[broken].kind == "broken-log" and "KeyError" in findings[broken].detail
@@ -255,8 +255,8 @@ def test_check_cli_reports_bad_games_and_checks_the_others(workdir: Path) -> Non
         store = await Store.open(database)
         try:
             ids = await _three_games(Conductor(store, render_images=False, seed_source=lambda: 42))
-            await store.connection.execute("UPDATE games SET state = 'garbage' WHERE id = ?", (ids[1],))
-            await store.connection.execute("UPDATE games SET game = 'long-gone' WHERE id = ?", (ids[2],))
+            await store._write("UPDATE games SET state = 'garbage' WHERE id = ?", (ids[1],))
+            await store._write("UPDATE games SET game = 'long-gone' WHERE id = ?", (ids[2],))
             return ids
         finally:
             await store.close()

@@ -27,7 +27,7 @@ async def test_check_finds_tampered_state_and_reports_old_rules_versions(host, s
     tampered = dict(row.state, round=99)
     await store.update_game(row.id, row.version, state=tampered)
     assert [f.kind for f in await check_store(store)] == ["mismatch"]
-    await store.connection.execute("UPDATE games SET rules_version = 'ancient' WHERE id = ?", (row.id,))
+    await store._write("UPDATE games SET rules_version = 'ancient' WHERE id = ?", (row.id,))
     findings = await check_store(store)
     assert [f.kind for f in findings] == ["incompatible"] and "ancient" in findings[0].detail
 
@@ -39,7 +39,7 @@ async def test_check_replays_with_the_names_kept_in_the_state_not_the_seats(host
     await say(host, BOB, "/tt place D4")
     row = await store.open_game(GUILD, CHANNEL)
     assert row.state["names"] == ["ann", "bob"]
-    await store.connection.execute("UPDATE seats SET display_name = 'zed' WHERE game_id = ? AND seat = 1", (row.id,))
+    await store._write("UPDATE seats SET display_name = 'zed' WHERE game_id = ? AND seat = 1", (row.id,))
     assert [(f.kind, f.detail) for f in await check_store(store)] == [("ok", "2 moves re-played")]
 
 

@@ -16,7 +16,7 @@ from bot import replies as R
 from bot.check import check_store
 from bot.core import Conductor
 from bot.replies import Actor
-from storage import Store
+from storage import Store, open_store
 from storage.db import dumps
 from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, say, snapshot
 
@@ -35,8 +35,8 @@ def test_sigkill_mid_burst_loses_no_acknowledged_move(tmp_path):
     assert worker.stdout is not None
     acked = 0
     for line in worker.stdout:
-        if line.startswith("ack "):
-            acked = int(line.split()[1])
+        if line.startswith("ack ") and line.split()[3] == "c":
+            acked = int(line.split()[2])  # the version of channel c's game the reply acknowledged
             if acked >= 25:
                 break
     worker.send_signal(signal.SIGKILL)
@@ -45,25 +45,122 @@ def test_sigkill_mid_burst_loses_no_acknowledged_move(tmp_path):
 
     async def verify() -> None:
         store = await Store.open(db)
-        row = (await store.all_games())[0]
-        assert row.version >= acked  # every acknowledged move survived
-        moves = await store.moves(row.id)
-        findings = await check_store(store)  # stored state == seed + move log: nothing half-applied
-        assert [f.kind for f in findings] == ["ok"], findings
-        assert len(moves) > 0
-        await store.close()
+        try:
+            row = await store.latest_game("g", "c")
+            assert row is not None and row.version >= acked  # every acknowledged move survived
+            moves = await store.moves(row.id)
+            findings = await check_store(store)  # stored state == seed + move log: nothing half-applied
+            assert all(f.kind == "ok" for f in findings), findings
+            assert len(moves) > 0
+        finally:
+            await store.close()
 
     asyncio.run(verify())
 
 
-async def test_simultaneous_clicks_on_one_version_apply_once(tmp_path):
-    path = tmp_path / "race.db"
-    first = Conductor(await Store.open(path), render_images=False, seed_source=lambda: 3)
+async def _snapshot_all(store: Store) -> tuple[object, ...]:
+    """Everything a command writes, without timestamps, salts and commitments (random per run)."""
+    games_now = []
+    for row in await store.all_games():
+        found = await store.table_by_id(row.id)
+        assert found is not None
+        moves = await store.moves(row.id, include_reverted=True)
+        games_now.append(
+            (
+                row.channel_id,
+                row.status,
+                row.version,
+                dumps(row.state),
+                tuple((s.seat, s.user_id, s.display_name, s.kind) for s in found.seats),
+                tuple((m.seq, m.seat, m.user_id, m.text, m.irreversible, m.reverted) for m in moves),
+                dumps(found.notes),
+            )
+        )
+    return tuple(games_now)
+
+
+async def _reference_snapshots(path: Path) -> list[tuple[object, ...]]:
+    """The database after each command of the crash worker's script, played without a crash."""
+    from tests.core.crash_worker import LEGAL, SCRIPT
+
+    store = await Store.open(path)
+    host = Conductor(store, render_images=False, seed_source=lambda: 5)
+    snapshots = [await _snapshot_all(store)]
+    for channel, actor, text in SCRIPT:
+        if text == LEGAL:
+            text = (await host.legal_commands("g", channel, actor.user_id))[0]
+        assert (await host.handle("g", channel, actor, text)).ok
+        snapshots.append(await _snapshot_all(store))
+    await store.close()
+    return snapshots
+
+
+def _crash_run(path: Path, boundary: str, nth: int) -> tuple[int, bool]:
+    """Run the worker until it ends itself at the ``nth`` ``boundary``: (commands acknowledged, crashed)."""
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).with_name("crash_worker.py")), str(path), boundary, str(nth)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=300,
+    )
+    lines = done.stdout.split()
+    assert "refused" not in lines, done.stdout
+    crashed = done.returncode == 70
+    assert crashed or (done.returncode == 0 and "done" in lines), (done.returncode, done.stdout, done.stderr)
+    return done.stdout.count("ack "), crashed
+
+
+def test_a_crash_at_every_commit_boundary_keeps_every_acknowledged_change_and_nothing_half_written(tmp_path):
+    """The worker ends itself (os._exit, like SIGKILL) at a chosen commit boundary of a chosen write
+    transaction: after BEGIN, after a statement, just before COMMIT, just after COMMIT (before the
+    reply). Afterwards the database equals the script's state after the acknowledged commands, or
+    after one more (committed, not yet acknowledged): never anything in between, and `conductor
+    check` finds every game consistent. A change split over two transactions fails here."""
+    reference = asyncio.run(_reference_snapshots(tmp_path / "reference.db"))
+    commits = len(reference) - 1 - 3  # three of the script's commands open a game (create_game)
+    runs = [(f"commit:{point}", n) for point in ("before_commit", "after_commit") for n in range(1, commits + 1)]
+    runs += [("commit:after_begin", 6), ("commit:statement", 2), ("commit:statement", 17), ("commit:statement", 33)]
+    runs += [("create_game:statement", 1), ("create_game:after_commit", 2)]
+
+    def one(case: tuple[int, tuple[str, int]]) -> tuple[str, int, bool]:
+        index, (boundary, nth) = case
+        path = tmp_path / f"crash{index}.db"
+        acked, crashed = _crash_run(path, boundary, nth)
+
+        async def verify() -> None:
+            store = await Store.open(path)
+            try:
+                now = await _snapshot_all(store)
+                allowed = reference[acked : acked + 2]
+                assert now in allowed, (boundary, nth, acked, now, allowed)
+                findings = await check_store(store)
+                assert all(f.kind == "ok" for f in findings), (boundary, nth, findings)
+            finally:
+                await store.close()
+
+        asyncio.run(verify())
+        return boundary, nth, crashed
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(one, enumerate(runs)))
+    crashed = {(boundary, nth) for boundary, nth, did in results if did}
+    # Every before/after COMMIT boundary of the script's commits was reached (and crashed at).
+    assert all((f"commit:{p}", n) in crashed for p in ("before_commit", "after_commit") for n in range(1, commits + 1))
+    assert len(crashed) == len(runs)
+
+
+async def test_simultaneous_clicks_on_one_version_apply_once(store_target: str):
+    path = store_target
+    first = Conductor(await open_store(path), render_images=False, seed_source=lambda: 3)
     await say(first, ANN, "/game new tiny-towns buildings=first-game")
     await say(first, BOB, "/game join")
     await say(first, ANN, "/game start")
     # separate processes are modelled by separate connections, each with its own in-process lock
-    hosts = [first] + [Conductor(await Store.open(path), render_images=False) for _ in range(7)]
+    hosts = [first] + [Conductor(await open_store(path), render_images=False) for _ in range(7)]
     resources = ["wood", "wheat", "brick", "glass", "stone", "wood", "wheat", "brick"]
     replies = await asyncio.gather(
         *(h.handle(GUILD, CHANNEL, ANN, f"/tt announce {r}") for h, r in zip(hosts, resources, strict=True))

@@ -133,7 +133,7 @@ async def test_a_damaged_game_is_isolated_and_a_moderator_can_abort_it(host: Con
     await started_two_player_in(host, "other")
     row = await store.open_game(GUILD, CHANNEL)
     assert row is not None
-    await store.connection.execute("UPDATE games SET state = '{broken' WHERE id = ?", (row.id,))
+    await store._write("UPDATE games SET state = '{broken' WHERE id = ?", (row.id,))
     refused = await say(host, ANN, "/tt announce wood")
     assert refused.error == R.DAMAGED and "/mod abort" in refused.private
     assert (await say(host, ANN, "/game status")).error == R.DAMAGED
@@ -152,7 +152,7 @@ async def test_a_game_whose_engine_is_gone_is_isolated_too(host: Conductor, stor
     await started_two_player(host)
     row = await store.open_game(GUILD, CHANNEL)
     assert row is not None
-    await store.connection.execute("UPDATE games SET game = 'chess' WHERE id = ?", (row.id,))
+    await store._write("UPDATE games SET game = 'chess' WHERE id = ?", (row.id,))
     assert (await say(host, ANN, "/game board")).error == R.DAMAGED
     assert "damaged" in (await say(host, ANN, "/game list")).private
     assert (await say(host, MOD, "/game abort")).ok

@@ -14,12 +14,27 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 class BotProcess:
-    def __init__(self, fake: FakeDiscord, workdir: Path, extra_env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        fake: FakeDiscord,
+        workdir: Path,
+        extra_env: dict[str, str] | None = None,
+        database_url: str | None = None,
+        shards: tuple[int, int] | None = None,
+    ) -> None:
+        """``database_url``: a PostgreSQL database instead of the SQLite file; ``shards``: (shard id,
+        shard count) to run one shard of several."""
         self.fake = fake
         self.workdir = workdir
         self.db_path = workdir / "conductor.db"
         self.log_path = workdir / "bot.log"
-        self.extra_env = extra_env or {}
+        self.extra_env = dict(extra_env or {})
+        self.shard = shards[0] if shards else None
+        self.database = database_url or str(self.db_path)  # what tests read (tests.discord.helpers.query)
+        if database_url is not None:
+            self.extra_env["DATABASE_URL"] = database_url
+        if shards is not None:
+            self.extra_env.update(SHARD_IDS=str(shards[0]), SHARD_COUNT=str(shards[1]))
         self.process: asyncio.subprocess.Process | None = None
         self.starts = 0
 
@@ -72,7 +87,7 @@ class BotProcess:
         )
         log.close()
         try:
-            await self.fake.wait_until(lambda: len(self.fake.identifies) > before and self.fake.connected, 60)
+            await self.fake.wait_until(lambda: len(self.fake.identifies) > before and self._connected(), 60)
         except TimeoutError:
             raise AssertionError(f"the bot did not connect; log:\n{self.log()}") from None
 
@@ -81,7 +96,10 @@ class BotProcess:
         if self.process is not None and self.process.returncode is None:
             self.process.kill()
             await self.process.wait()
-        await self.fake.wait_until(lambda: not self.fake.connected, 10)
+        await self.fake.wait_until(lambda: not self._connected(), 10)
+
+    def _connected(self) -> bool:
+        return self.fake.connected if self.shard is None else self.fake.shard_connected(self.shard)
 
     async def stop(self) -> int | None:
         if self.process is None or self.process.returncode is not None:

@@ -16,10 +16,11 @@ async def fake() -> AsyncIterator[FakeDiscord]:
     await server.stop()
 
 
-@pytest.fixture
-async def bot(fake: FakeDiscord, tmp_path) -> AsyncIterator[BotProcess]:
-    """The real bot, commands synced to the fake guild, connected."""
-    process = BotProcess(fake, tmp_path)
+@pytest.fixture(params=["sqlite", "postgres"])
+async def bot(request: pytest.FixtureRequest, fake: FakeDiscord, tmp_path) -> AsyncIterator[BotProcess]:
+    """The real bot, commands synced to the fake guild, connected; on an SQLite file, and on PostgreSQL."""
+    url = request.getfixturevalue("postgres_url") if request.param == "postgres" else None
+    process = BotProcess(fake, tmp_path, database_url=url)
     code, out = await process.cli("sync", "--guild", str(fake.GUILD))
     assert code == 0, out
     await process.start()

@@ -4,6 +4,9 @@ Test infrastructure only. An aiohttp server on 127.0.0.1 (random port) that
 
 * speaks the gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE (one guild with roles,
   text channels and members), heartbeat ACKs, RESUME, and dispatches INTERACTION_CREATE;
+* shards like Discord: more guilds can be added (``add_guild``); an IDENTIFY with
+  ``shard: [id, count]`` gets the guilds with ``(guild_id >> 22) % count == id``, and each
+  guild's events go to the connection of its shard only;
 * serves the REST routes the bot calls (login, command registration, interaction callbacks
   as JSON or multipart, follow-up and @original webhooks, channel messages, threads);
 * validates what it receives the way Discord does (message and component limits, the
@@ -162,6 +165,7 @@ class InteractionRecord:
     original_deleted: bool = False
     choices: list[dict[str, Any]] | None = None
     answered_at: float | None = None  # first real content (not a loading state)
+    shard: int = 0  # the gateway shard it was dispatched on (its guild's)
 
     @property
     def messages(self) -> list[Message]:
@@ -249,6 +253,8 @@ class FakeDiscord:
     NAMES = {ANN: "ann", BOB: "bob", CAT: "cat", MOD: "mod", PAL: "pal", OWNER: "owner"}
 
     def __init__(self, extra_channels: int = 0) -> None:
+        self.guild_ids = [self.GUILD]
+        self.guild_of: dict[int, int] = {}  # channel id -> guild id (channels of GUILD are not listed)
         self.next_id = snowflakes()
         self.requests: list[Recorded] = []
         self.violations: list[str] = []
@@ -259,8 +265,10 @@ class FakeDiscord:
         self.interactions: dict[int, InteractionRecord] = {}
         self.faults: list[tuple[str, re.Pattern[str], int, int, str]] = []
         self.port = 0
-        self._ws: web.WebSocketResponse | None = None
-        self._seq = 0
+        self._shards: dict[int, web.WebSocketResponse] = {}  # shard id -> its live connection
+        self._shard_count = 1
+        self._seqs: dict[int, int] = {}  # id(ws) -> its sequence number
+        self._session_shard: dict[str, int] = {}
         self._sessions: set[str] = set()
         self._changed = asyncio.Condition()
         self._runner: web.AppRunner | None = None
@@ -295,8 +303,8 @@ class FakeDiscord:
         self.port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
 
     async def stop(self) -> None:
-        if self._ws is not None:
-            await self._ws.close()
+        for ws in list(self._shards.values()):
+            await ws.close()
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -333,12 +341,28 @@ class FakeDiscord:
             "public_flags": 0,
         }
 
-    def _add_text_channel(self, cid: int | None, name: str) -> int:
+    def add_guild(self, guild_id: int, channels: int = 1) -> list[int]:
+        """Another guild (same roles and members) with ``channels`` text channels; returns their ids."""
+        self.guild_ids.append(guild_id)
+        return [self._add_text_channel(None, f"table-{i}", guild_id) for i in range(channels)]
+
+    def guild_for(self, channel_id: int) -> int:
+        channel = self.channels.get(channel_id)
+        if channel is not None and channel["type"] == 11:
+            channel_id = int(channel["parent_id"])
+        return self.guild_of.get(channel_id, self.GUILD)
+
+    def shard_of(self, guild_id: int) -> int:
+        return (guild_id >> 22) % self._shard_count
+
+    def _add_text_channel(self, cid: int | None, name: str, guild_id: int | None = None) -> int:
         cid = cid or self.next_id()
+        if guild_id is not None:
+            self.guild_of[cid] = guild_id
         self.channels[cid] = {
             "id": str(cid),
             "type": 0,
-            "guild_id": str(self.GUILD),
+            "guild_id": str(guild_id or self.GUILD),
             "name": name,
             "position": len(self.channels),
             "permission_overwrites": [],
@@ -384,8 +408,9 @@ class FakeDiscord:
                 value = (value & ~int(overwrite["deny"])) | int(overwrite["allow"])
         return value
 
-    def guild_payload(self) -> dict[str, Any]:
-        text = [c for c in self.channels.values() if c["type"] == 0]
+    def guild_payload(self, guild_id: int | None = None) -> dict[str, Any]:
+        guild = guild_id or self.GUILD
+        text = [c for c in self.channels.values() if c["type"] == 0 and int(c["guild_id"]) == guild]
         roles = [
             {
                 "color": 0,
@@ -396,11 +421,12 @@ class FakeDiscord:
                 "position": i,
                 "flags": 0,
                 **r,
+                **({"id": str(guild)} if r["id"] == str(self.GUILD) else {}),  # @everyone's id is the guild's
             }
             for i, r in enumerate(self.roles)
         ]
         return {
-            "id": str(self.GUILD),
+            "id": str(guild),
             "name": "Board Game Club",
             "icon": None,
             "owner_id": str(self.OWNER),
@@ -449,9 +475,10 @@ class FakeDiscord:
                 await self._identify(ws, data["d"])
             elif op == 6:
                 await self._resume(ws, data["d"])
-        if self._ws is ws:
-            self._ws = None
-            await self._notify()
+        for shard, live in list(self._shards.items()):
+            if live is ws:
+                del self._shards[shard]
+        await self._notify()
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
@@ -461,19 +488,26 @@ class FakeDiscord:
             return
         if data.get("intents") != GUILDS_INTENT:
             self.violations.append(f"IDENTIFY asks for intents {data.get('intents')}; expected guilds only (1)")
+        shard, count = data.get("shard") or [0, 1]
+        if count != self._shard_count and self._shards:
+            self.violations.append(f"IDENTIFY with shard count {count}; other connections use {self._shard_count}")
+        self._shard_count = count
+        guilds = [g for g in self.guild_ids if self.shard_of(g) == shard]
         session = f"session-{self.next_id()}"
         self._sessions.add(session)
-        self._seq = 0
-        self._ws = ws
-        await self._send(
+        self._session_shard[session] = shard
+        self._seqs[id(ws)] = 0
+        self._shards[shard] = ws
+        await self._send_on(
+            ws,
             "READY",
             {
                 "v": 10,
                 "user": self.users[self.APP],
-                "guilds": [{"id": str(self.GUILD), "unavailable": True}],
+                "guilds": [{"id": str(g), "unavailable": True} for g in guilds],
                 "session_id": session,
                 "resume_gateway_url": self.gateway_url,
-                "shard": [0, 1],
+                "shard": [shard, count],
                 "application": {"id": str(self.APP), "flags": 0},
                 "private_channels": [],
                 "relationships": [],
@@ -483,26 +517,42 @@ class FakeDiscord:
                 "user_settings": {},
             },
         )
-        await self._send("GUILD_CREATE", self.guild_payload())
+        for guild in guilds:
+            await self._send_on(ws, "GUILD_CREATE", self.guild_payload(guild))
         await self._notify()
 
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
         if data.get("session_id") in self._sessions and data.get("token") == self.TOKEN:
-            self._ws = ws
-            await self._send("RESUMED", {})
+            self._shards[self._session_shard[data["session_id"]]] = ws
+            self._seqs.setdefault(id(ws), 0)
+            await self._send_on(ws, "RESUMED", {})
         else:
             await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
         await self._notify()
 
-    async def _send(self, event: str, data: dict[str, Any]) -> None:
-        if self._ws is None or self._ws.closed:
-            raise ConnectionError("the bot is not connected to the fake gateway")
-        self._seq += 1
-        await self._ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+    async def _send(self, event: str, data: dict[str, Any], guild_id: int | None = None) -> None:
+        """An event of ``guild_id`` (default: the first guild), on its shard's connection only."""
+        ws = self._shards.get(self.shard_of(guild_id or self.GUILD))
+        if ws is None or ws.closed:
+            raise ConnectionError("the bot is not connected to the fake gateway (for that guild's shard)")
+        await self._send_on(ws, event, data)
+
+    async def _send_on(self, ws: web.WebSocketResponse, event: str, data: dict[str, Any]) -> None:
+        self._seqs[id(ws)] = self._seqs.get(id(ws), 0) + 1
+        await ws.send_json({"op": 0, "t": event, "s": self._seqs[id(ws)], "d": data})
+
+    @property
+    def _ws(self) -> web.WebSocketResponse | None:
+        """The connection of the first guild's shard."""
+        return self._shards.get(self.shard_of(self.GUILD))
 
     @property
     def connected(self) -> bool:
         return self._ws is not None and not self._ws.closed
+
+    def shard_connected(self, shard: int) -> bool:
+        ws = self._shards.get(shard)
+        return ws is not None and not ws.closed
 
     async def wait_connected(self, timeout: float = 30.0) -> None:
         await self.wait_until(lambda: self.connected, timeout)
@@ -609,7 +659,7 @@ class FakeDiscord:
             "id": spec["id"],
             "name": spec["name"],
             "type": 1,
-            "guild_id": str(self.GUILD),
+            "guild_id": str(self.guild_for(channel or self.GAMES)),
             "options": self._options(spec, path[1:], options or {}, None, resolved),
         }
         if resolved:
@@ -625,7 +675,7 @@ class FakeDiscord:
             "id": spec["id"],
             "name": spec["name"],
             "type": 1,
-            "guild_id": str(self.GUILD),
+            "guild_id": str(self.guild_for(channel or self.GAMES)),
             "options": self._options(spec, path[1:], options, focused, {}),
         }
         record = await self._dispatch(4, user, channel or self.GAMES, data)
@@ -657,6 +707,7 @@ class FakeDiscord:
         iid = self.next_id()
         token = f"tok{iid}"
         channel = self.channels[channel_id]
+        guild = self.guild_for(channel_id)
         member = self.member(user)
         member["permissions"] = str(self.permissions(user, channel_id))
         payload = {
@@ -664,7 +715,7 @@ class FakeDiscord:
             "application_id": str(self.APP),
             "type": kind,
             "data": data,
-            "guild_id": str(self.GUILD),
+            "guild_id": str(guild),
             "channel_id": str(channel_id),
             "channel": {**channel, "permissions": member["permissions"]},
             "member": member,
@@ -674,7 +725,7 @@ class FakeDiscord:
             "locale": "en-US",
             "guild_locale": "en-US",
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(self.GUILD)},
+            "authorizing_integration_owners": {"0": str(guild)},
             "context": 0,
             "attachment_size_limit": 10 * 1024 * 1024,
         }
@@ -683,15 +734,16 @@ class FakeDiscord:
         record = InteractionRecord(
             self, iid, token, kind, user, channel_id, payload, component_message=message.id if message else None
         )
+        record.shard = self.shard_of(guild)
         self.interactions[iid] = record
-        await self._send("INTERACTION_CREATE", payload)
+        await self._send("INTERACTION_CREATE", payload, guild)
         return record
 
     def message_payload(self, message: Message) -> dict[str, Any]:
         return {
             "id": str(message.id),
             "channel_id": str(message.channel_id),
-            "guild_id": str(self.GUILD),
+            "guild_id": str(self.guild_for(message.channel_id)),
             "author": self.users.get(message.author_id, self.users[self.APP]),
             "content": message.content,
             "timestamp": _now(),
@@ -1099,7 +1151,7 @@ class FakeDiscord:
         thread = {
             "id": str(tid),
             "type": payload.get("type", 11),
-            "guild_id": str(self.GUILD),
+            "guild_id": str(self.guild_for(int(cid))),
             "parent_id": parent["id"],
             "name": payload["name"],
             "owner_id": str(self.APP),
@@ -1119,7 +1171,7 @@ class FakeDiscord:
         }
         self.channels[tid] = thread
         with contextlib.suppress(ConnectionError):
-            await self._send("THREAD_CREATE", {**thread, "newly_created": True})
+            await self._send("THREAD_CREATE", {**thread, "newly_created": True}, self.guild_for(int(cid)))
         return _json(thread, status=201)
 
     async def _channel_get(self, request: web.Request, cid: str) -> web.Response:

@@ -20,7 +20,7 @@ import games
 from games.base import MOVE_KEY
 from tests.discord.botproc import BotProcess
 from tests.discord.fake_discord import EPHEMERAL, FakeDiscord, InteractionRecord, Message
-from tests.discord.helpers import button, pending_announcements, poll, read_game
+from tests.discord.helpers import button, execute, pending_announcements, poll, query, read_game
 
 COMMANDS = 3 + len(games.available_slugs())  # /game, /mod, /owner plus one group per registered game
 
@@ -63,7 +63,7 @@ async def test_game_in_a_new_thread(world: tuple[FakeDiscord, BotProcess]) -> No
     assert "opened a Tiny Towns lobby" in lobby.content
     joined = await settle(await fake.click(F.BOB, lobby, button(lobby, "join")))
     assert "bob joined" in joined.public_text and joined.channel_id == thread
-    assert [s.name for s in read_game(bot.db_path, thread).seats] == ["ann", "bob"]
+    assert [s.name for s in read_game(bot.database, thread).seats] == ["ann", "bob"]
     elsewhere = await settle(await fake.slash(F.ANN, "game status", channel=F.GENERAL))
     assert "no game in this channel" in elsewhere.private_text
 
@@ -130,15 +130,11 @@ async def test_trains_uses_the_same_generic_commands_and_move_menu(world: tuple[
     move = page2[0]["value"]
     played = await settle(await fake.click(F.BOB, fake.messages[chooser.id], chooser.custom_ids[0], [move]))
     assert played.public, played.text
-    game = read_game(bot.db_path, table)
+    game = read_game(bot.database, table)
     assert game.state is not None
     spec = games.get_game("trains")
     assert spec.status(game.state).to_act != (1,)  # bob's start hex was taken
-    row = (
-        sqlite3.connect(bot.db_path)
-        .execute("SELECT text FROM moves WHERE game_id = ? ORDER BY seq DESC", (game.id,))
-        .fetchone()
-    )
+    row = query(bot.database, "SELECT text FROM moves WHERE game_id = ? ORDER BY seq DESC", (game.id,))[0]
     assert row[0] == move
 
     # /game hand shows your cards with your legal moves as a menu, only to you
@@ -161,7 +157,7 @@ async def test_discord_failures_are_tolerated(world: tuple[FakeDiscord, BotProce
     )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
     await settle(await fake.slash(F.ANN, "game start", channel=table))
-    before = read_game(bot.db_path, table)
+    before = read_game(bot.database, table)
 
     # An expired interaction: the callback is refused after the core has applied the move (the core
     # runs before the first response), so the announcement goes to the channel as a plain message, once.
@@ -230,7 +226,7 @@ async def test_keeping_a_monument_is_answered_only_to_its_owner(world: tuple[Fak
     )
     await settle(await fake.slash(F.BOB, "game join", channel=table))
     await settle(await fake.slash(F.ANN, "game start", channel=table))
-    game = read_game(bot.db_path, table)
+    game = read_game(bot.database, table)
     spec = games.get_game("tiny-towns")
     keep = next(m for m in spec.legal_moves(game.state, 0) if m.get(MOVE_KEY) == "monument")
     secret = keep["monument"]

@@ -13,15 +13,17 @@ from bot import replies as R
 from bot.core import Conductor
 from bot.discord.dispatcher import TimerDispatcher
 from bot.replies import Actor, Reply
-from storage import Store
+from storage import Store, open_store
 
 GUILD, CHANNEL = "g1", "c1"
 ANN, BOB, MOD = Actor("1", "ann"), Actor("2", "bob"), Actor("9", "mod", is_moderator=True)
 
 
-@pytest.fixture
-async def store(tmp_path) -> AsyncIterator[Store]:
-    s = await Store.open(tmp_path / "test.db")
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path) -> AsyncIterator[Store]:
+    """On an SQLite file, and on a fresh PostgreSQL database."""
+    target = request.getfixturevalue("postgres_url") if request.param == "postgres" else str(tmp_path / "test.db")
+    s = await open_store(target)
     yield s
     await s.close()
 

@@ -41,7 +41,7 @@ async def move(fake: FakeDiscord, user: int, text: str) -> InteractionRecord:
 
 
 async def test_tiny_towns_game_through_fake_discord(fake: FakeDiscord, bot: BotProcess) -> None:
-    db = bot.db_path
+    db = bot.database
     assert fake.identifies[-1]["intents"] == 1  # guilds only: no message content, no members
 
     # ----- lobby: options, a join by command and one by button, the start ---------------------

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import signal
-import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 from bot.discord.app import RESTARTING
 from tests.discord.botproc import BotProcess
 from tests.discord.fake_discord import EPHEMERAL, LOADING, FakeDiscord, InteractionRecord, Message
-from tests.discord.helpers import pending_announcements, poll, read_game, timer_kinds
+from tests.discord.helpers import execute, pending_announcements, poll, query, read_game, timer_kinds
 
 F = FakeDiscord
 LOBBY = {"game": "tiny-towns", "options": "buildings=first-game"}
@@ -46,8 +45,8 @@ def posts_containing(fake: FakeDiscord, channel: int, text: str) -> list[Message
     return [m for m in fake.public_messages(channel) if text in m.content]
 
 
-async def start_bot(fake: FakeDiscord, workdir: Path, **env: str) -> BotProcess:
-    process = BotProcess(fake, workdir, {"CONDUCTOR_TEST_HOOKS": "1", **env})
+async def start_bot(fake: FakeDiscord, workdir: Path, database_url: str | None = None, **env: str) -> BotProcess:
+    process = BotProcess(fake, workdir, {"CONDUCTOR_TEST_HOOKS": "1", **env}, database_url=database_url)
     code, out = await process.cli("sync", "--guild", str(fake.GUILD))
     assert code == 0, out
     await process.start()
@@ -57,6 +56,12 @@ async def start_bot(fake: FakeDiscord, workdir: Path, **env: str) -> BotProcess:
 async def exit_code(process: BotProcess, timeout: float = 20.0) -> int:
     assert process.process is not None
     return await asyncio.wait_for(process.process.wait(), timeout)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest) -> str | None:
+    """The SQLite file (None), or a fresh PostgreSQL database."""
+    return str(request.getfixturevalue("postgres_url")) if request.param == "postgres" else None
 
 
 @pytest.fixture
@@ -90,7 +95,7 @@ async def test_refusals_are_never_public_and_accepted_commands_answer_at_once(
     assert_only_private(await (await fake.slash(F.ANN, "tt place", {"square": "Z9"})).settle(), "not a square")
     assert_only_private(await (await fake.slash(F.CAT, "mod skip")).settle(), "moderator")
 
-    await poll(lambda: pending_announcements(bot.db_path, F.GAMES) == 0)  # everything accepted was posted
+    await poll(lambda: pending_announcements(bot.database, F.GAMES) == 0)  # everything accepted was posted
     assert fake.violations == [] and fake.unknown == []
 
 
@@ -116,7 +121,7 @@ async def test_a_slow_core_is_deferred_and_its_move_still_reaches_the_channel(
     lost = await fake.slash(F.BOB, "tt place", {"square": "B2"})
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "bob places wood on B2")), 20)
     # Marked posted only once the bot has posted it to the channel: nothing more is on its way.
-    await poll(lambda: pending_announcements(bot.db_path, F.GAMES) == 0)
+    await poll(lambda: pending_announcements(bot.database, F.GAMES) == 0)
     (posted,) = posts_containing(fake, F.GAMES, "bob places wood on B2")
     assert posted.interaction_id is None and posted.attachments
     assert lost.public == []
@@ -132,7 +137,7 @@ async def test_sigterm_lets_the_command_in_flight_finish_and_exits_cleanly(
     await (await fake.slash(F.BOB, "game join")).settle()
 
     in_flight = await fake.slash(F.ANN, "game start")  # commits, then draws the board for 3 s
-    await poll(lambda: read_game(bot.db_path).status == "active")  # committed; the board is being drawn
+    await poll(lambda: read_game(bot.database).status == "active")  # committed; the board is being drawn
     assert bot.process is not None and not in_flight.public
     bot.process.send_signal(signal.SIGTERM)
     await poll(lambda: "SIGTERM: shutting down" in bot.log())  # draining from here on
@@ -144,8 +149,8 @@ async def test_sigterm_lets_the_command_in_flight_finish_and_exits_cleanly(
     (board,) = in_flight.public
     assert "Tiny Towns started" in board.content and board.attachments and board.mentioned_users() == [F.ANN]
     assert not [m for m in every_message(in_flight) if m.loading]
-    assert read_game(bot.db_path).status == "active"
-    assert pending_announcements(bot.db_path, F.GAMES) == 0
+    assert read_game(bot.database).status == "active"
+    assert pending_announcements(bot.database, F.GAMES) == 0
     log = bot.log()
     assert "SIGTERM: shutting down" in log and "database closed" in log, log[-3000:]
     assert "Traceback" not in log, log[-3000:]
@@ -153,50 +158,50 @@ async def test_sigterm_lets_the_command_in_flight_finish_and_exits_cleanly(
 
 
 async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repairs(
-    fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess]
+    fake: FakeDiscord, tmp_path: Path, processes: list[BotProcess], database_url: str | None
 ) -> None:
-    bot = await start_bot(fake, tmp_path, CONDUCTOR_TEST_KILL_AFTER="/tt announce")
+    bot = await start_bot(fake, tmp_path, database_url, CONDUCTOR_TEST_KILL_AFTER="/tt announce")
     processes.append(bot)
     table = fake.extra_channels[0]
     for channel in (F.GAMES, table):
         await (await fake.slash(F.ANN, "game new", LOBBY, channel=channel)).settle()
         await (await fake.slash(F.BOB, "game join", channel=channel)).settle()
         await (await fake.slash(F.ANN, "game start", channel=channel)).settle()
-    before = read_game(bot.db_path, F.GAMES)
+    before = read_game(bot.database, F.GAMES)
 
     killed = await fake.slash(F.ANN, "tt announce", {"resource": "wood"})
     assert await exit_code(bot) == -signal.SIGKILL
     await fake.wait_until(lambda: not fake.connected, 10)
-    assert killed.messages == [] and read_game(bot.db_path, F.GAMES).version == before.version + 1
+    assert killed.messages == [] and read_game(bot.database, F.GAMES).version == before.version + 1
     assert posts_containing(fake, F.GAMES, "ann names wood") == []  # committed, never posted
-    assert pending_announcements(bot.db_path, F.GAMES) == 1
+    assert pending_announcements(bot.database, F.GAMES) == 1
 
     # While the bot is down: the table's game waits on a bot (its first seat is handed to the AI
     # directly in the database), and both games lose their timers.
-    waiting_on_bot = read_game(bot.db_path, table)
-    with sqlite3.connect(bot.db_path) as conn:
-        conn.execute(
-            "UPDATE seats SET kind = 'bot', bot_level = 0 WHERE game_id = ? AND seat = 0", (waiting_on_bot.id,)
-        )
-        conn.execute("DELETE FROM timers")
+    waiting_on_bot = read_game(bot.database, table)
+    execute(
+        bot.database,
+        "UPDATE seats SET kind = 'bot', bot_level = 0 WHERE game_id = ? AND seat = 0",
+        (waiting_on_bot.id,),
+    )
+    execute(bot.database, "DELETE FROM timers")
 
     bot.extra_env.pop("CONDUCTOR_TEST_KILL_AFTER")
     await bot.start()
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "ann names wood")), 20)
-    await poll(lambda: read_game(bot.db_path, table).version > waiting_on_bot.version)
-    await poll(lambda: pending_announcements(bot.db_path, table) == 0 == pending_announcements(bot.db_path, F.GAMES))
+    await poll(lambda: read_game(bot.database, table).version > waiting_on_bot.version)
+    await poll(lambda: pending_announcements(bot.database, table) == 0 == pending_announcements(bot.database, F.GAMES))
 
     (announced,) = posts_containing(fake, F.GAMES, "ann names wood")
     assert announced.interaction_id is None and announced.mentioned_users() == [F.BOB]
-    assert pending_announcements(bot.db_path, F.GAMES) == 0
-    played = read_game(bot.db_path, table)
-    with sqlite3.connect(f"file:{bot.db_path}?mode=ro", uri=True) as conn:
-        seats = [seat for (seat,) in conn.execute("SELECT seat FROM moves WHERE game_id = ?", (played.id,))]
+    assert pending_announcements(bot.database, F.GAMES) == 0
+    played = read_game(bot.database, table)
+    seats = [seat for (seat,) in query(bot.database, "SELECT seat FROM moves WHERE game_id = ?", (played.id,))]
     assert 0 in seats  # the bot has moved
     (bot_post,) = [m for m in fake.public_messages(table) if m.interaction_id is None]
     assert bot_post.mentioned_users() == [F.BOB]
-    for game in (read_game(bot.db_path, F.GAMES), played):
-        assert "reminder" in timer_kinds(bot.db_path, game.id), game.id
+    for game in (read_game(bot.database, F.GAMES), played):
+        assert "reminder" in timer_kinds(bot.database, game.id), game.id
 
     # A clean restart posts nothing again.
     assert await bot.stop() == 0
@@ -206,7 +211,7 @@ async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repa
     # none pending and none logged, nothing can be posted afterwards.
     this_start = bot.log().rsplit(f"----- start {bot.starts} -----", 1)[-1]
     assert "; commands: " in this_start and "pending announcements" not in this_start
-    assert pending_announcements(bot.db_path, F.GAMES) == 0 == pending_announcements(bot.db_path, table)
+    assert pending_announcements(bot.database, F.GAMES) == 0 == pending_announcements(bot.database, table)
     assert len(fake.requests_to("POST", r"/channels/\d+/messages$")) == posts
     assert len(posts_containing(fake, F.GAMES, "ann names wood")) == 1
     assert fake.violations == [] and fake.unknown == []

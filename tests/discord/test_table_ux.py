@@ -50,14 +50,14 @@ async def test_solo_start_and_resign_ask_with_buttons(fake: FakeDiscord, bot: Bo
     assert labels == ["Start solo", "Wait for players"]
     started = await click(fake, F.ANN, question, "cmd:start_solo")
     assert "Tiny Towns started with ann" in started.public_text
-    assert read_game(bot.db_path).status == "active"
+    assert read_game(bot.database).status == "active"
 
     resign = await slash(fake, F.ANN, "game resign")
     confirm = only(resign.ephemeral)
     assert resign.public == [] and "Resign from Tiny Towns?" in confirm.content
     done = await click(fake, F.ANN, confirm, "cmd:resign_confirm")
     assert "loss" in done.public_text and "Winner" not in done.public_text
-    assert read_game(bot.db_path).status == "finished"
+    assert read_game(bot.database).status == "finished"
 
 
 async def test_trains_city_names_play_all_trains_button_and_the_abort_vote(fake: FakeDiscord, bot: BotProcess) -> None:
@@ -70,12 +70,12 @@ async def test_trains_city_names_play_all_trains_button_and_the_abort_vote(fake:
     shinjuku = next(c for c in choices if c["value"] == "H6")
     assert "Shinjuku" in shinjuku["name"]
     assert "H6" in (await slash(fake, F.ANN, "trains start", {"hex": "shinjuku"}, channel)).public_text
-    game = read_game(bot.db_path, channel)
+    game = read_game(bot.database, channel)
     assert game.state is not None
     bob_start = TRAINS.format(TRAINS.legal_moves(game.state, 1)[0]).split()[-1]
     board = only((await slash(fake, F.BOB, "trains start", {"hex": bob_start}, channel)).public)
 
-    game = read_game(bot.db_path, channel)
+    game = read_game(bot.database, channel)
     assert game.state is not None and game.state["phase"] == "play"
     current = int(game.seats[game.state["current"]].user_id)
     played = await click(fake, current, board, "mv:play_all-trains")
@@ -86,7 +86,7 @@ async def test_trains_city_names_play_all_trains_button_and_the_abort_vote(fake:
     assert "asks to abort" in vote.content and "bob" in vote.content
     agreed = await click(fake, F.BOB, vote, "cmd:abort")
     assert "Every player agreed" in agreed.public_text
-    assert read_game(bot.db_path, channel).status == "aborted"
+    assert read_game(bot.database, channel).status == "aborted"
     status = await slash(fake, F.BOB, "game status", channel=channel)
     assert "aborted" in only(status.ephemeral).content
     assert fake.violations == []
