@@ -20,7 +20,7 @@ import games
 from games.base import MOVE_KEY
 from tests.discord.botproc import BotProcess
 from tests.discord.fake_discord import EPHEMERAL, FakeDiscord, InteractionRecord, Message
-from tests.discord.helpers import button, execute, pending_announcements, poll, query, read_game
+from tests.discord.helpers import button, pending_announcements, poll, query, read_game
 
 COMMANDS = 3 + len(games.available_slugs())  # /game, /mod, /owner plus one group per registered game
 
