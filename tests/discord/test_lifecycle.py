@@ -190,6 +190,9 @@ async def test_sigkill_right_after_a_commit_then_restart_announces_once_and_repa
     await bot.start()
     await fake.wait_until(lambda: bool(posts_containing(fake, F.GAMES, "ann names wood")), 20)
     await poll(lambda: read_game(bot.database, table).version > waiting_on_bot.version)
+    # The outbox drops an announcement when it is claimed for posting, so an empty outbox is not yet a
+    # post: wait for the bot's turn to reach the table's channel.
+    await fake.wait_until(lambda: any(m.interaction_id is None for m in fake.public_messages(table)), 20)
     await poll(lambda: pending_announcements(bot.database, table) == 0 == pending_announcements(bot.database, F.GAMES))
 
     (announced,) = posts_containing(fake, F.GAMES, "ann names wood")
