@@ -413,6 +413,11 @@ def _open_failure(where: str, exc: BaseException) -> str:
 
 async def _connect(where: str) -> aiosqlite.Connection:
     db = aiosqlite.connect(where, isolation_level=None)
+    # aiosqlite's worker thread is not a daemon, so one store left open would keep the process alive at
+    # exit (a test run that never ends). SQLite is crash-safe and close() still finishes every write.
+    worker = getattr(db, "_thread", None)
+    if isinstance(worker, threading.Thread) and not worker.is_alive():
+        worker.daemon = True
     try:
         return await db
     except BaseException:
