@@ -7,6 +7,7 @@ effects.py call them, so every surcharge rule lives in exactly one place.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from games.base import IllegalMove, State
 from games.trains.content import MAPS, RULES, GameMap
@@ -54,13 +55,13 @@ def own_hexes(state: State, seat: int) -> list[str]:
 
 def frontier(state: State, seat: int) -> list[str]:
     """Land hexes adjacent (across no barrier) to one of the seat's rails, without its own rail."""
-    gmap = game_map(state)
-    rails = state["rails"]
+    neighbours = game_map(state).neighbours
+    own = [h for h, seats in state["rails"].items() if seat in seats]
     found: set[str] = set()
-    for h, seats in rails.items():
-        if seat in seats:
-            found.update(gmap.neighbours[h])
-    return [h for h in sorted(found) if seat not in rails.get(h, ())]
+    for h in own:
+        found.update(neighbours[h])
+    found.difference_update(own)
+    return sorted(found)
 
 
 _NOTHING: frozenset[str] = frozenset()
@@ -92,6 +93,25 @@ def _extra(state: State, seat: int, hexname: str, waived: frozenset[str] | set[s
     return money, others
 
 
+@cache
+def surcharge_table(map_slug: str, waived: frozenset[str]) -> dict[str, int]:
+    """Hex -> the extra money its terrain costs with ``waived`` (a city's base, not its stations;
+    not other players' rails): the terrain part of ``_extra``, worked out once per map and waiver
+    set (pure data from content, so a module-level cache is safe)."""
+    gmap = MAPS[map_slug]
+    table = RULES["surcharge"]
+    by_terrain = {"river": table["river"], "mountain": table["mountain"], "city": table["city_base"]}
+    out: dict[str, int] = {}
+    for h, terrain in gmap.terrain.items():
+        if terrain in waived:
+            out[h] = 0
+        elif terrain == "remote":
+            out[h] = gmap.remotes[h].value
+        else:
+            out[h] = by_terrain.get(terrain, 0)
+    return out
+
+
 def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) -> tuple[int, int]:
     """(extra money, Waste gained) for laying on ``hexname`` before any Signal Box discount."""
     money, others = _extra(state, seat, hexname, _waived(state, waive))
@@ -112,13 +132,31 @@ def affordable_rails(
     state: State, seat: int, hexes: Iterable[str], waive: Iterable[str] = (), free: bool = False
 ) -> list[str]:
     """The hexes of ``hexes`` whose rail_cost is within the turn's money (for legal-move
-    generation: the waived terrains are worked out once, not once per hex)."""
-    money = state["turn"]["money"]
-    if free:
+    generation: the same sums as ``_extra``, with the terrain part read from a per-map table)."""
+    turn = state["turn"]
+    money = turn["money"]
+    if free or money < 0:
         return [h for h in hexes if money >= 0]
     waived = _waived(state, waive)
-    discount = state["turn"]["discount"]
-    return [h for h in hexes if max(0, _extra(state, seat, h, waived)[0] - discount) <= money]
+    terrain_cost = surcharge_table(state["map"], frozenset(waived))
+    table = RULES["surcharge"]
+    per_station = 0 if "city" in waived else table["city_per_station"]
+    per_rail = 0 if "rails" in waived else table["per_other_rail"]
+    # max(0, extra - discount) <= money is extra <= money + discount when money >= 0.
+    budget = money + turn["discount"]
+    stations = state["stations"] if per_station else {}
+    rails = state["rails"] if per_rail else {}
+    out = []
+    for h in hexes:
+        cost = terrain_cost[h]
+        if h in stations:  # stations stand on cities only
+            cost += per_station * stations[h]
+        seats = rails.get(h)
+        if seats:  # a seat has at most one rail per hex
+            cost += per_rail * (len(seats) - (seat in seats))
+        if cost <= budget:
+            out.append(h)
+    return out
 
 
 def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
@@ -205,12 +243,17 @@ def place_station(state: State, hexname: str) -> str:
     return f"station in {game_map(state).cities[hexname].name} ({hexname})"
 
 
+@cache
+def _city_slots(map_slug: str) -> tuple[tuple[str, int], ...]:
+    return tuple((h, c.value) for h, c in MAPS[map_slug].cities.items())
+
+
 def station_hexes(state: State) -> list[str]:
     """Cities with a free slot, in map order."""
     if state["stations_left"] <= 0:
         return []
-    gmap = game_map(state)
-    return [h for h, c in gmap.cities.items() if state["stations"].get(h, 0) < c.value]
+    stations = state["stations"]
+    return [h for h, slots in _city_slots(state["map"]) if stations.get(h, 0) < slots]
 
 
 def start_problem(state: State, seat: int, hexname: str) -> str:
@@ -227,6 +270,13 @@ def start_problem(state: State, seat: int, hexname: str) -> str:
     return ""
 
 
+@cache
+def _start_candidates(map_slug: str) -> tuple[str, ...]:
+    """Land hexes other than remote locations, in map order."""
+    gmap = MAPS[map_slug]
+    return tuple(h for h in gmap.land if gmap.terrain[h] != "remote")
+
+
 def start_hexes(state: State) -> list[str]:
-    gmap = game_map(state)
-    return [h for h in gmap.land if gmap.terrain[h] != "remote" and not state["rails"].get(h)]
+    rails = state["rails"]
+    return [h for h in _start_candidates(state["map"]) if not rails.get(h)]

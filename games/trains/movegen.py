@@ -22,23 +22,29 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         return [{MOVE_KEY: "start", "hex": h} for h in board.start_hexes(state)]
     moves: list[Move] = []
     player = state["players"][seat]
+    rails = _RailOptions(state, seat)  # shared by every rail-laying card in the hand
     for slug in _distinct(player["hand"]):
         card = CARDS[slug]
         if not card.playable:
             continue
-        for args in card_choices(state, seat, card, in_hand_already=True):
+        for args in card_choices(state, seat, card, in_hand_already=True, rails=rails):
             moves.append({MOVE_KEY: "play", "card": slug, "args": args})
     turn = state["turn"]
+    money = turn["money"]
+    supply = state["supply"]
+    early = turn["early"]
     for slug in state["piles"]:
-        card = CARDS[slug]
-        if state["supply"][slug] > 0 and card.cost <= turn["money"]:
+        if supply[slug] > 0 and _COST[slug] <= money:
             moves.append({MOVE_KEY: "buy", "card": slug, "top": False})
-            if turn["early"]:
+            if early:
                 moves.append({MOVE_KEY: "buy", "card": slug, "top": True})
     if not turn["played"] and not turn["bought"]:
         moves.append({MOVE_KEY: "pass"})
     moves.append({MOVE_KEY: "end"})
     return moves
+
+
+_COST = {slug: card.cost for slug, card in CARDS.items()}
 
 
 def _distinct(cards: list[str]) -> list[str]:
@@ -52,18 +58,54 @@ def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (
     return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
 
 
-def card_choices(state: State, seat: int, card: Card, in_hand_already: bool) -> list[list[str]]:
+class _RailOptions:
+    """``rail_options`` and the frontier for one state, each worked out at most once (per waiver
+    set): a hand may hold several rail-laying cards, and their choices read the same board."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._frontier: list[str] | None = None
+        self._options: dict[tuple[str, ...], list[str]] = {}
+
+    def frontier(self) -> list[str]:
+        if self._frontier is None:
+            self._frontier = board.frontier(self.state, self.seat)
+        return self._frontier
+
+    def options(self, waive: tuple[str, ...]) -> list[str]:
+        found = self._options.get(waive)
+        if found is None:
+            state, seat = self.state, self.seat
+            if state["players"][seat]["rails_left"] <= 0:
+                found = []
+            else:
+                found = board.affordable_rails(state, seat, self.frontier(), waive)
+            self._options[waive] = found
+        return found
+
+
+def card_choices(
+    state: State, seat: int, card: Card, in_hand_already: bool, rails: _RailOptions | None = None
+) -> list[list[str]]:
     """Argument lists for playing ``card`` now (the card is assumed to leave the hand first)."""
-    hand = list(state["players"][seat]["hand"])
-    if in_hand_already and card.slug in hand:
+    hand = state["players"][seat]["hand"]
+    if in_hand_already and card.slug in hand and card.kind in _HAND_KINDS:
+        hand = list(hand)
         hand.remove(card.slug)
-    choices = _effect_choices(state, seat, card, hand)
+    choices = _effect_choices(state, seat, card, hand, rails or _RailOptions(state, seat))
     if card.optional and card.kind != "none":
         choices.append([SKIP])
     return choices
 
 
-def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> list[list[str]]:
+# Card kinds whose choices read the rest of the hand (the others never look at it).
+_HAND_KINDS = frozenset({"freight_train", "recycling", "mail_train", "transfer", "scrapyard", "refurbishment", "play_twice"})
+
+
+def _effect_choices(
+    state: State, seat: int, card: Card, hand: list[str], rails: _RailOptions
+) -> list[list[str]]:
     kind = card.kind
     effect = card.effect
     player = state["players"][seat]
@@ -72,14 +114,14 @@ def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> lis
     if kind == "lay_rails":
         waive = tuple(effect.get("waive", []))
         if effect["rails"] == 1:
-            return [[h] for h in rail_options(state, seat, waive)]
+            return [[h] for h in rails.options(waive)]
         return _double_rails(state, seat, waive, int(effect["rails"]))
     if kind == "station":
         return [[h] for h in board.station_hexes(state)]
     if kind == "terminal":
         if player["rails_left"] <= 0:
             return []
-        reachable = set(board.frontier(state, seat))
+        reachable = set(rails.frontier())
         return [[h] for h in board.station_hexes(state) if h in reachable]
     if kind == "amusement_park":
         return [[t] for t in _distinct(player["play"]) if CARDS[t].type == "train"]
@@ -106,7 +148,7 @@ def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> lis
         return out
     if kind == "central_station":
         out = [["money"], ["draw"]]
-        out.extend(["rail", h] for h in rail_options(state, seat, tuple(effect["waive"])))
+        out.extend(["rail", h] for h in rails.options(tuple(effect["waive"])))
         return out
     if kind == "lost_and_found":
         return [[c] for c in _distinct(player["discard"])]
@@ -205,7 +247,7 @@ def _twice_candidates(state: State, seat: int, card: Card, hand: list[str], nest
             fake = dict(state)
             fake["players"] = list(state["players"])
             fake["players"][seat] = dict(state["players"][seat], hand=rest)
-            inner = _effect_choices(fake, seat, target, rest)
+            inner = _effect_choices(fake, seat, target, rest, _RailOptions(fake, seat))
         skippable = target.optional and target.kind != "none"
         if skippable:
             out.append([slug, SKIP])
