@@ -41,11 +41,75 @@ def clone(state: State) -> State:
     return new
 
 
+# The layout setup() makes (rules.new_turn for "turn"); fork's fast path copies exactly these.
+_STATE_KEYS = frozenset(
+    {
+        "game",
+        "rules_version",
+        "map",
+        "names",
+        "kingdom",
+        "piles",
+        "supply",
+        "players",
+        "rails",
+        "stations",
+        "stations_left",
+        "trash",
+        "phase",
+        "current",
+        "turn",
+        "turn_number",
+        "move_number",
+        "end_reasons",
+        "rng",
+    }
+)
+_TURN_KEYS = frozenset({"money", "played", "bought", "buys", "rails_laid", "waive", "discount", "early"})
+_PLAYER_SCALARS = frozenset({"rails_left", "track_vp", "resigned", "start", "kicked"})
+
+
+def _own_player(player: dict[str, Any]) -> dict[str, Any]:
+    # Card lists copied flat, the rest are scalars; any other layout goes the general way.
+    if player.keys() - _PLAYER_SCALARS != _CARD_LISTS:
+        return _player(player)
+    new = player.copy()
+    new["deck"] = player["deck"].copy()
+    new["hand"] = player["hand"].copy()
+    new["discard"] = player["discard"].copy()
+    new["play"] = player["play"].copy()
+    new["gained"] = player["gained"].copy()
+    return new
+
+
 def fork(state: State, seat: int) -> State:
     """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts are
     shared with ``state``. A move changes only its own player's cards and rails (apply checks that
     ``seat`` is the seat to act; every rule takes that seat); the purity test in tests/golden
     fails if a rule ever changes another player's part in place."""
+    turn = state["turn"]
+    if state.keys() != _STATE_KEYS or type(turn) is not dict or turn.keys() != _TURN_KEYS:
+        return _fork_any(state, seat)
+    # Every move makes one, so the known layout is copied field by field (no loop over the keys).
+    new = state.copy()
+    players = state["players"].copy()
+    players[seat] = _own_player(players[seat])
+    new["players"] = players
+    new["names"] = state["names"].copy()
+    new["kingdom"] = state["kingdom"].copy()
+    new["piles"] = state["piles"].copy()
+    new["supply"] = state["supply"].copy()
+    new["rails"] = state["rails"].copy()
+    new["stations"] = state["stations"].copy()
+    new["trash"] = state["trash"].copy()
+    new["end_reasons"] = state["end_reasons"].copy()
+    turn = turn.copy()
+    turn["waive"] = turn["waive"].copy()
+    new["turn"] = turn
+    return new
+
+
+def _fork_any(state: State, seat: int) -> State:
     new = state.copy()
     for key, value in state.items():
         if key == "players":

@@ -100,12 +100,12 @@ def card_choices(
 
 
 # Card kinds whose choices read the rest of the hand (the others never look at it).
-_HAND_KINDS = frozenset({"freight_train", "recycling", "mail_train", "transfer", "scrapyard", "refurbishment", "play_twice"})
+_HAND_KINDS = frozenset(
+    {"freight_train", "recycling", "mail_train", "transfer", "scrapyard", "refurbishment", "play_twice"}
+)
 
 
-def _effect_choices(
-    state: State, seat: int, card: Card, hand: list[str], rails: _RailOptions
-) -> list[list[str]]:
+def _effect_choices(state: State, seat: int, card: Card, hand: list[str], rails: _RailOptions) -> list[list[str]]:
     kind = card.kind
     effect = card.effect
     player = state["players"][seat]
