@@ -22,13 +22,31 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         return [{MOVE_KEY: "start", "hex": h} for h in board.start_hexes(state)]
     moves: list[Move] = []
     player = state["players"][seat]
-    rails = _RailOptions(state, seat)  # shared by every rail-laying card in the hand
-    for slug in _distinct(player["hand"]):
-        card = CARDS[slug]
-        if not card.playable:
-            continue
-        for args in card_choices(state, seat, card, in_hand_already=True, rails=rails):
-            moves.append({MOVE_KEY: "play", "card": slug, "args": args})
+    rails: _RailOptions | None = None  # made once, shared by every rail-laying card in the hand
+    for slug in sorted(set(player["hand"])):
+        how, waive, skippable = _PLAY[slug]
+        # The common kinds are listed here directly (the same lists card_choices makes); this
+        # runs for every move of every game, so it avoids a call per card and per choice.
+        if how == _PLAIN:
+            moves.append({MOVE_KEY: "play", "card": slug, "args": []})
+        elif how == _ONE_RAIL:
+            if rails is None:
+                rails = _RailOptions(state, seat)
+            for h in rails.options(waive):
+                moves.append({MOVE_KEY: "play", "card": slug, "args": [h]})
+        elif how == _STATION:
+            for h in board.station_hexes(state):
+                moves.append({MOVE_KEY: "play", "card": slug, "args": [h]})
+        elif how == _OTHER:
+            if rails is None:
+                rails = _RailOptions(state, seat)
+            for args in card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails):
+                moves.append({MOVE_KEY: "play", "card": slug, "args": args})
+            continue  # card_choices adds the skip itself
+        else:
+            continue  # not playable
+        if skippable:
+            moves.append({MOVE_KEY: "play", "card": slug, "args": [SKIP]})
     turn = state["turn"]
     money = turn["money"]
     supply = state["supply"]
@@ -45,6 +63,25 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 
 
 _COST = {slug: card.cost for slug, card in CARDS.items()}
+_UNPLAYABLE, _PLAIN, _ONE_RAIL, _STATION, _OTHER = range(5)
+
+
+def _play_plan(card: Card) -> tuple[int, tuple[str, ...], bool]:
+    """How legal_moves lists a card's plays: (which way, waived terrains, whether 'skip' follows)."""
+    skippable = card.optional and card.kind != "none"
+    waive = tuple(card.effect.get("waive", []))
+    if not card.playable:
+        return _UNPLAYABLE, waive, skippable
+    if card.kind in NO_CHOICE_KINDS:
+        return _PLAIN, waive, skippable
+    if card.kind == "lay_rails" and card.effect["rails"] == 1:
+        return _ONE_RAIL, waive, skippable
+    if card.kind == "station":
+        return _STATION, waive, skippable
+    return _OTHER, waive, skippable
+
+
+_PLAY = {slug: _play_plan(card) for slug, card in CARDS.items()}
 
 
 def _distinct(cards: list[str]) -> list[str]:
