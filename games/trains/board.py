@@ -55,13 +55,30 @@ def own_hexes(state: State, seat: int) -> list[str]:
 
 def frontier(state: State, seat: int) -> list[str]:
     """Land hexes adjacent (across no barrier) to one of the seat's rails, without its own rail."""
-    neighbours = game_map(state).neighbours
-    own = [h for h, seats in state["rails"].items() if seat in seats]
+    own = tuple([h for h, seats in state["rails"].items() if seat in seats])
+    key = (state["map"], own)
+    found = _FRONTIERS.get(key)
+    if found is None:
+        found = _frontier_of(game_map(state), own)
+        if len(_FRONTIERS) >= _FRONTIERS_KEPT:
+            _FRONTIERS.clear()
+        _FRONTIERS[key] = found
+    return list(found)
+
+
+def _frontier_of(gmap: GameMap, own: tuple[str, ...]) -> tuple[str, ...]:
     found: set[str] = set()
     for h in own:
-        found.update(neighbours[h])
+        found.update(gmap.neighbours[h])
     found.difference_update(own)
-    return sorted(found)
+    return tuple(sorted(found))
+
+
+# (map, the seat's rail hexes in board order) -> frontier. The frontier depends on nothing else, and
+# it is asked for on most moves while a seat's rails change only a few times a game; a bounded memo
+# of pure data (cleared when full), so the same rails are never worked out twice in a row.
+_FRONTIERS: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+_FRONTIERS_KEPT = 4096
 
 
 _NOTHING: frozenset[str] = frozenset()
