@@ -226,8 +226,10 @@ def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), f
     turn["money"] -= cost
     turn["discount"] = 0
     turn["rails_laid"] += 1
-    # A new list, never an append: rails lists are shared between a state and its copies.
-    state["rails"][hexname] = [*state["rails"].get(hexname, ()), seat]
+    # A new dict and a new list, never a change in place: apply's copy of the state shares the
+    # rails dict with the old state (copying.fork), and every copy shares the seat lists.
+    rails = state["rails"]
+    state["rails"] = {**rails, hexname: [*rails.get(hexname, ()), seat]}
     state["players"][seat]["rails_left"] -= 1
     text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
     if waste:

@@ -83,8 +83,8 @@ def _own_player(player: dict[str, Any]) -> dict[str, Any]:
 
 
 def fork(state: State, seat: int) -> State:
-    """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts are
-    shared with ``state``. A move changes only its own player's cards and rails (apply checks that
+    """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts and the
+    ``rails`` dict (which rules replace rather than change) are shared with ``state``. A move changes only its own player's cards and rails (apply checks that
     ``seat`` is the seat to act; every rule takes that seat); the purity test in tests/golden
     fails if a rule ever changes another player's part in place."""
     turn = state["turn"]
@@ -99,7 +99,8 @@ def fork(state: State, seat: int) -> State:
     new["kingdom"] = state["kingdom"].copy()
     new["piles"] = state["piles"].copy()
     new["supply"] = state["supply"].copy()
-    new["rails"] = state["rails"].copy()
+    # "rails" stays shared: rules replace the dict when they lay a rail (board.lay_rail), and
+    # most moves lay none; this spares copying (and later freeing) the largest dict every move.
     new["stations"] = state["stations"].copy()
     new["trash"] = state["trash"].copy()
     new["end_reasons"] = state["end_reasons"].copy()

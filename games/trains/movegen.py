@@ -213,7 +213,6 @@ def _trial(state: State) -> State:
     """A cheap copy of the parts a rail trial changes."""
     trial = dict(state)
     trial["turn"] = dict(state["turn"], waive=list(state["turn"]["waive"]))
-    trial["rails"] = {h: list(s) for h, s in state["rails"].items()}
     trial["players"] = [dict(p, gained=list(p["gained"])) for p in state["players"]]
     trial["supply"] = dict(state["supply"])
     return trial

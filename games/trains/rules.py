@@ -239,7 +239,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         problem = board.start_problem(new, seat, hexname)
         if problem:
             raise IllegalMove(problem)
-        new["rails"][hexname] = [seat]
+        new["rails"] = {**new["rails"], hexname: [seat]}  # replaced: fork shares the rails dict
         new["players"][seat]["rails_left"] -= 1
         new["players"][seat]["start"] = hexname
         events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
@@ -343,9 +343,21 @@ def status(state: State) -> Status:
     if state["phase"] == "start":
         return Status(to_act=(seat,), finished=False, summary=f"{names[seat]} to place a starting rail")
     turn = state["turn"]
-    buys = turn["buys"]
-    summary = f"{names[seat]}'s turn ({turn['money']} money, {buys} buy{'s' if buys != 1 else ''} made)"
-    return Status(to_act=(seat,), finished=False, summary=summary)
+    key = (seat, names[seat], turn["money"], turn["buys"])
+    found = _TURN_STATUS.get(key)
+    if found is None:
+        seat, name, money, buys = key
+        summary = f"{name}'s turn ({money} money, {buys} buy{'s' if buys != 1 else ''} made)"
+        found = Status(to_act=(seat,), finished=False, summary=summary)
+        if len(_TURN_STATUS) >= 4096:
+            _TURN_STATUS.clear()
+        _TURN_STATUS[key] = found
+    return found
+
+
+# (seat, name, money, buys) -> the Status of a turn in play. Status is frozen, so equal turns share
+# one: hosts and bots ask for it around every move, and building it was a measurable part of a move.
+_TURN_STATUS: dict[tuple[int, str, int, int], Status] = {}
 
 
 def kick(state: State, seat: int) -> tuple[State, list[Event]]:
