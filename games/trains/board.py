@@ -257,7 +257,8 @@ def place_station(state: State, hexname: str) -> str:
     problem = station_problem(state, hexname)
     if problem:
         raise IllegalMove(problem)
-    state["stations"][hexname] = state["stations"].get(hexname, 0) + 1
+    stations = state["stations"]  # replaced, not changed: apply's copy shares it (copying.fork)
+    state["stations"] = {**stations, hexname: stations.get(hexname, 0) + 1}
     state["stations_left"] -= 1
     return f"station in {game_map(state).cities[hexname].name} ({hexname})"
 

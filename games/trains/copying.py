@@ -84,7 +84,7 @@ def _own_player(player: dict[str, Any]) -> dict[str, Any]:
 
 def fork(state: State, seat: int) -> State:
     """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts and the
-    ``rails`` dict (which rules replace rather than change) are shared with ``state``. A move changes only its own player's cards and rails (apply checks that
+    parts rules replace rather than change (see below) are shared with ``state``. A move changes only its own player's cards and rails (apply checks that
     ``seat`` is the seat to act; every rule takes that seat); the purity test in tests/golden
     fails if a rule ever changes another player's part in place."""
     turn = state["turn"]
@@ -95,15 +95,11 @@ def fork(state: State, seat: int) -> State:
     players = state["players"].copy()
     players[seat] = _own_player(players[seat])
     new["players"] = players
-    new["names"] = state["names"].copy()
-    new["kingdom"] = state["kingdom"].copy()
-    new["piles"] = state["piles"].copy()
     new["supply"] = state["supply"].copy()
-    # "rails" stays shared: rules replace the dict when they lay a rail (board.lay_rail), and
-    # most moves lay none; this spares copying (and later freeing) the largest dict every move.
-    new["stations"] = state["stations"].copy()
-    new["trash"] = state["trash"].copy()
-    new["end_reasons"] = state["end_reasons"].copy()
+    # Shared, not copied: "names", "kingdom" and "piles" never change after setup, "end_reasons"
+    # is replaced when the game ends, and "rails", "stations" and "trash" are replaced whenever a
+    # rule adds to them (board.lay_rail, board.place_station, effects._trash); most moves change
+    # none of them, and rails is the largest dict of a state.
     turn = turn.copy()
     turn["waive"] = turn["waive"].copy()
     new["turn"] = turn

@@ -374,7 +374,7 @@ def _refurbishment(state: State, seat: int, card: Card, args: list[str], events:
     if new.cost > limit:
         raise IllegalMove(f"{new.name} costs {new.cost}; trashing {old.name} allows up to {limit}.")
     remove_cards(player["hand"], [old.slug])
-    state["trash"][old.slug] = state["trash"].get(old.slug, 0) + 1
+    _trash(state, old.slug)
     state["supply"][new.slug] -= 1
     player["hand"].append(new.slug)
     return [f"trashes {old.name} and gains {new.name} into hand"]
@@ -392,6 +392,11 @@ def _central_station(state: State, seat: int, card: Card, args: list[str], event
     return [rail, _waste(state, seat, int(card.effect["waste"]))]
 
 
+def _trash(state: State, slug: str) -> None:
+    trash = state["trash"]  # replaced, not changed: apply's copy shares it (copying.fork)
+    state["trash"] = {**trash, slug: trash.get(slug, 0) + 1}
+
+
 def _scrapyard(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
     player = state["players"][seat]
     if not remove_cards(player["hand"], args):
@@ -400,7 +405,7 @@ def _scrapyard(state: State, seat: int, card: Card, args: list[str], events: lis
         if slug == "waste":
             state["supply"]["waste"] += 1
         else:
-            state["trash"][slug] = state["trash"].get(slug, 0) + 1
+            _trash(state, slug)
     return [f"trashes {list_names(args)}"]
 
 
