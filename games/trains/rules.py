@@ -148,9 +148,9 @@ def _advance_start(state: State, events: list[Event]) -> None:
 
 def end_reasons(state: State) -> list[str]:
     reasons = []
-    empty = [s for s in state["piles"] if state["supply"][s] == 0]
-    if len(empty) >= RULES["end_empty_piles"]:
-        reasons.append(f"{len(empty)} supply piles are empty")
+    empty = list(map(state["supply"].__getitem__, state["piles"])).count(0)  # checked every turn
+    if empty >= RULES["end_empty_piles"]:
+        reasons.append(f"{empty} supply piles are empty")
     for seat, player in enumerate(state["players"]):
         if player["rails_left"] == 0:
             reasons.append(f"{state['names'][seat]} has placed all their rails")
