@@ -31,16 +31,18 @@ THEN = "then"
 HEX_PATTERN = re.compile(r"^[a-z][1-9][0-9]?$")
 CENTRAL_MODES = ("money", "draw", "rail")
 # Card kinds whose play takes no choices (one spelling for the grammar and the move generator).
-NO_CHOICE_KINDS = (
-    "none",
-    "draw",
-    "landfill",
-    "early_train",
-    "track_vp",
-    "rail_yard",
-    "gain_waste",
-    "sightseeing",
-    "signal_box",
+NO_CHOICE_KINDS = frozenset(
+    {
+        "none",
+        "draw",
+        "landfill",
+        "early_train",
+        "track_vp",
+        "rail_yard",
+        "gain_waste",
+        "sightseeing",
+        "signal_box",
+    }
 )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from games import cards
@@ -251,10 +252,11 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         if slug not in CARDS:
             raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
         args = move.get("args", [])
-        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
             raise IllegalMove("Card choices must be a list of words.")
         # City and remote location names stand for their hex on this game's map.
-        args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
+        if not board.PLACE_WORDS.keys().isdisjoint(args):
+            args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
         text = play_card(new, seat, slug, args, events)
         events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "buy":
