@@ -41,68 +41,34 @@ def clone(state: State) -> State:
     return new
 
 
-# The layout setup() makes (rules.new_turn for "turn"); fork's fast path copies exactly these.
-_STATE_KEYS = frozenset(
-    {
-        "game",
-        "rules_version",
-        "map",
-        "names",
-        "kingdom",
-        "piles",
-        "supply",
-        "players",
-        "rails",
-        "stations",
-        "stations_left",
-        "trash",
-        "phase",
-        "current",
-        "turn",
-        "turn_number",
-        "move_number",
-        "end_reasons",
-        "rng",
-    }
-)
-_TURN_KEYS = frozenset({"money", "played", "bought", "buys", "rails_laid", "waive", "discount", "early"})
-_PLAYER_SCALARS = frozenset({"rails_left", "track_vp", "resigned", "start", "kicked"})
-
-
-def _own_player(player: dict[str, Any]) -> dict[str, Any]:
-    # Card lists copied flat, the rest are scalars; any other layout goes the general way.
-    if player.keys() - _PLAYER_SCALARS != _CARD_LISTS:
-        return _player(player)
-    new = player.copy()
-    new["deck"] = player["deck"].copy()
-    new["hand"] = player["hand"].copy()
-    new["discard"] = player["discard"].copy()
-    new["play"] = player["play"].copy()
-    new["gained"] = player["gained"].copy()
-    return new
-
-
 def fork(state: State, seat: int) -> State:
-    """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts and the
-    parts rules replace rather than change (see below) are shared with ``state``. A move changes only its own player's cards and rails (apply checks that
-    ``seat`` is the seat to act; every rule takes that seat); the purity test in tests/golden
-    fails if a rule ever changes another player's part in place."""
-    turn = state["turn"]
-    if state.keys() != _STATE_KEYS or type(turn) is not dict or turn.keys() != _TURN_KEYS:
+    """The copy a move by ``seat`` works on: like ``clone``, but only what rules change in place
+    is copied: the mover's card lists, the supply counts and the turn. The other players' parts
+    are shared (a move changes only its own player's cards and rails: apply checks that ``seat``
+    is the seat to act, and every rule takes that seat); so are "names", "kingdom" and "piles"
+    (never changed after setup), "end_reasons" (replaced when the game ends) and "rails",
+    "stations" and "trash" (replaced whenever a rule adds to them: board.lay_rail,
+    board.place_station, effects._trash; most moves add nothing, and rails is the largest dict of
+    a state). The purity test in tests/golden fails if a rule ever changes a shared part in place.
+    """
+    # Every move makes one, so the fields are named one by one rather than looped over.
+    try:
+        new = state.copy()
+        players = state["players"].copy()
+        player = players[seat]
+        mine = player.copy()
+        mine["deck"] = player["deck"].copy()
+        mine["hand"] = player["hand"].copy()
+        mine["discard"] = player["discard"].copy()
+        mine["play"] = player["play"].copy()
+        mine["gained"] = player["gained"].copy()
+        players[seat] = mine
+        new["players"] = players
+        new["supply"] = state["supply"].copy()
+        turn = new["turn"] = state["turn"].copy()
+        turn["waive"] = turn["waive"].copy()
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
         return _fork_any(state, seat)
-    # Every move makes one, so the known layout is copied field by field (no loop over the keys).
-    new = state.copy()
-    players = state["players"].copy()
-    players[seat] = _own_player(players[seat])
-    new["players"] = players
-    new["supply"] = state["supply"].copy()
-    # Shared, not copied: "names", "kingdom" and "piles" never change after setup, "end_reasons"
-    # is replaced when the game ends, and "rails", "stations" and "trash" are replaced whenever a
-    # rule adds to them (board.lay_rail, board.place_station, effects._trash); most moves change
-    # none of them, and rails is the largest dict of a state.
-    turn = turn.copy()
-    turn["waive"] = turn["waive"].copy()
-    new["turn"] = turn
     return new
 
 
