@@ -14,7 +14,7 @@ import re
 from games.base import Event, IllegalMove, State
 from games.notation import suggest
 from games.trains import board
-from games.trains.content import CARDS, TYPES, Card
+from games.trains.content import CARDS, MAPS, TYPES, Card
 from games.trains.deck import (
     draw,
     gain_waste,
@@ -80,11 +80,22 @@ def _bad(card: Card, problem: str) -> IllegalMove:
 
 def norm_hex(card: Card, word: str) -> str:
     """A hex label (E5) or a city or remote location name (shinjuku), resolved on the game's map."""
+    known = _HEX_WORDS.get(word)
+    if known is not None:
+        return known
     if word.lower() in board.PLACE_WORDS:
         return word.lower()
     if not HEX_PATTERN.match(word):
         raise _bad(card, f'"{word}" is not a hex label like E5 or a city name like shinjuku.')
     return word.upper()
+
+
+# The answers of norm_hex for every lower-case hex label of the maps and every place word, looked
+# up before the pattern is tried (every rail and station played goes through here).
+_HEX_WORDS: dict[str, str] = {
+    **{h.lower(): h for gmap in MAPS.values() for h in gmap.terrain if HEX_PATTERN.match(h.lower())},
+    **{word: word for word in board.PLACE_WORDS},
+}
 
 
 def norm_card(card: Card, word: str, what: str = "card") -> str:
