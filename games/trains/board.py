@@ -178,28 +178,33 @@ def affordable_rails(
 
 def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
     """Why the seat cannot lay a rail on ``hexname`` now ('' when it can)."""
+    return _rail_check(state, seat, hexname, waive, free)[0]
+
+
+def _rail_check(state: State, seat: int, hexname: str, waive: Iterable[str], free: bool) -> tuple[str, int, int]:
+    """(rail_problem, rail_cost, sharing Waste) for one rail: the surcharge worked out once."""
     gmap = game_map(state)
     terrain = gmap.terrain.get(hexname)
     if terrain is None:
-        return f"{hexname} is not on the {gmap.name} map."
+        return f"{hexname} is not on the {gmap.name} map.", 0, 0
     if terrain == "sea":
-        return f"{hexname} is sea; rails cannot be laid there."
+        return f"{hexname} is sea; rails cannot be laid there.", 0, 0
     player = state["players"][seat]
     if player["rails_left"] <= 0:
-        return "You have no rail tokens left."
-    if seat in state["rails"].get(hexname, ()):
-        return f"You already have a rail on {hexname}."
-    if not any(seat in state["rails"].get(n, ()) for n in gmap.neighbours[hexname]):
-        return f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)." + _options_text(
-            state, seat, waive, free
-        )
-    cost = rail_cost(state, seat, hexname, waive, free)
+        return "You have no rail tokens left.", 0, 0
+    rails = state["rails"]
+    if seat in rails.get(hexname, ()):
+        return f"You already have a rail on {hexname}.", 0, 0
+    if not any(seat in rails.get(n, ()) for n in gmap.neighbours[hexname]):
+        text = f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)."
+        return text + _options_text(state, seat, waive, free), 0, 0
+    extra, waste = surcharge(state, seat, hexname, waive)
+    cost = 0 if free else max(0, extra - state["turn"]["discount"])
     money = state["turn"]["money"]
     if cost > money:
-        return f"A rail on {hexname} costs {cost} extra money; you have {money}." + _options_text(
-            state, seat, waive, free, affordable=True
-        )
-    return ""
+        text = f"A rail on {hexname} costs {cost} extra money; you have {money}."
+        return text + _options_text(state, seat, waive, free, affordable=True), cost, waste
+    return "", cost, waste
 
 
 def _options_text(state: State, seat: int, waive: Iterable[str], free: bool, affordable: bool = False) -> str:
@@ -217,11 +222,9 @@ def _options_text(state: State, seat: int, waive: Iterable[str], free: bool, aff
 
 def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
     """Lay one rail (paying its surcharge and taking sharing Waste); returns a short description."""
-    problem = rail_problem(state, seat, hexname, waive, free)
+    problem, cost, waste = _rail_check(state, seat, hexname, waive, free)
     if problem:
         raise IllegalMove(problem)
-    cost = rail_cost(state, seat, hexname, waive, free)
-    _, waste = surcharge(state, seat, hexname, waive)
     turn = state["turn"]
     turn["money"] -= cost
     turn["discount"] = 0
