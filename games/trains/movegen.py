@@ -12,6 +12,7 @@ from itertools import combinations_with_replacement
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
+from games.trains.copying import fork
 from games.trains.effects import NO_CHOICE_KINDS, SKIP, THEN
 
 
@@ -249,11 +250,10 @@ def _up_to(hand: list[str], limit: int) -> list[list[str]]:
 def _twice_choices(state: State, seat: int, card: Card, hand: list[str]) -> list[list[str]]:
     """Same choices for both plays, or the choice then 'skip'; each candidate is checked by trial."""
     from games.trains.effects import play_card
-    from games.trains.rules import clone
 
     out: list[list[str]] = []
     for args in _twice_candidates(state, seat, card, hand, nested=False):
-        trial = clone(state)
+        trial = fork(state, seat)  # the copy apply plays on: what a card changes in place is copied
         try:
             play_card(trial, seat, card.slug, args, [])
         except IllegalMove:

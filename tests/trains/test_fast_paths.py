@@ -321,3 +321,25 @@ def test_status_lines_are_those_of_the_turn(states: list[State]) -> None:
         assert status(state) == expected
         richer = dict(state, turn=dict(turn, money=turn["money"] + 3))
         assert status(richer).summary.startswith(f"{state['names'][seat]}'s turn ({turn['money'] + 3} money")
+
+
+@pytest.mark.parametrize("twice", ["coupling", "dispatcher"])
+def test_play_twice_choices_are_tried_on_copies_and_all_apply(tr: Any, twice: str) -> None:
+    city = board.place_hex(tr.new_game(), "shinjuku")
+    start = tr.neighbour_of("tokyo", city)
+    hands = [
+        [twice, "freight-train", "mail-train", "normal-train", "waste"],
+        [twice, "coupling", "dispatcher", "express-train", "central-station"],
+        [twice, "transfer", "scrapyard", "waste", "landfill"],
+        [twice, "command-central", "recycling-plant", "waste", "commuter-rush"],
+    ]
+    listed = 0
+    for hand in hands:
+        state = tr.scenario(hand, rails={start: [0]}, money=3, deck=["normal-train"] * 6, discard=["waste"])
+        before = json.dumps(state)
+        moves = [m for m in GAME.legal_moves(state, 0) if m.get("card") == twice]
+        assert json.dumps(state) == before
+        for move in moves:
+            GAME.apply(state, 0, move)  # raises IllegalMove if a listed choice were not legal
+        listed += len(moves)
+    assert listed > 10
