@@ -14,9 +14,9 @@ Tables are built for a building the first time it is matched (a game uses only a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from games.tiny_towns.content import CATALOGUE, LETTER
 from games.tiny_towns.patterns import NEEDS, PLACEMENTS, SIZES
@@ -25,9 +25,12 @@ LETTERS: tuple[str, ...] = tuple(LETTER.values())
 _BYTE = 256
 
 
-@dataclass(frozen=True)
-class Board:
-    """Squares holding each resource letter's cubes, and Trading Posts (wild)."""
+class Board(NamedTuple):
+    """Squares holding each resource letter's cubes, and Trading Posts (wild).
+
+    A NamedTuple rather than a frozen dataclass: one is built per readiness check, several times
+    per move, and a tuple is built in C (a frozen dataclass's __init__ goes through
+    object.__setattr__ per field)."""
 
     cubes: dict[str, int]
     wild: int
@@ -37,19 +40,21 @@ class Board:
         return bool(self.wild) or any(self.cubes.values())
 
 
+_BITS = tuple(1 << i for i in range(16))
+
+
 def board_of_cells(cells: Sequence[Any]) -> Board:
     """The bitboard of a town's squares (same reading as town.letters)."""
     cubes = dict.fromkeys(LETTERS, 0)
     wild = 0
-    bit = 1
-    for cell in cells:
+    letter = LETTER
+    for bit, cell in zip(_BITS, cells):
         if cell:
             resource = cell.get("resource")
             if resource is not None:
-                cubes[LETTER[resource]] |= bit
+                cubes[letter[resource]] |= bit
             elif cell.get("building") == "trading-post":
                 wild |= bit
-        bit <<= 1
     return Board(cubes, wild)
 
 
@@ -177,6 +182,28 @@ def fitting(slug: str, board: Board) -> int:
 
 def fits_anywhere(slug: str, board: Board) -> bool:
     return fitting(slug, board) != 0
+
+
+def fitting_slugs(slugs: Sequence[str], board: Board) -> Iterator[str]:
+    """The buildings of ``slugs`` (in order) that fit somewhere, found lazily: the readiness check
+    stops at the first. ``fitting`` inlined, as this runs after almost every placement."""
+    wild = board.wild
+    cubes = board.cubes
+    tables = _INDEX
+    for slug in slugs:
+        pattern = tables.get(slug) or index(slug)
+        fits = pattern.everything
+        for letter, low, high in pattern.letters:
+            cover = cubes[letter] | wild
+            fits &= low[cover & 0xFF] & high[cover >> 8]
+            if not fits:
+                break
+        else:
+            if wild:
+                low, high = pattern.only_wild
+                fits &= ~(low[wild & 0xFF] & high[wild >> 8])
+            if fits:
+                yield slug
 
 
 def fitting_masks(slug: str, board: Board) -> list[int]:

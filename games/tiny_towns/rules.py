@@ -400,7 +400,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 def place_moves(state: State, seat: int) -> list[Move]:
     town = state["towns"][seat]
     cells = town["cells"]
-    empties = empty_cells(cells)
+    empties = [i for i, cell in enumerate(cells) if cell is None]
     moves: list[Move] = []
     if state["source"] == "free":
         banked = bank_resources(cells)
@@ -408,19 +408,22 @@ def place_moves(state: State, seat: int) -> list[Move]:
         for i in empties:
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
         return moves
-    named = state["resource"]
     other = flow.named_by_other(state, seat)
-    substitutes = [r for r in RESOURCES if r != named] if other and named in factory_resources(cells) else []
+    if not other:  # the usual case, and the hottest loop of a playout
+        names = CELL_NAMES
+        return [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
+    # Factories, Warehouses and the Statue react only to a resource named by another player.
+    named = state["resource"]
+    buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]
+    factory = any(cell["building"] == "factory" and cell.get("holds") == named for _, cell in buildings)
+    substitutes = [r for r in RESOURCES if r != named] if factory else []
     if substitutes:
         for i in empties:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
-    else:  # the usual case, and the hottest loop of a playout
+    else:
         moves = [{MOVE_KEY: "place", "cell": CELL_NAMES[i]} for i in empties]
-    if not other:
-        return moves
-    buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]
-    if has_built(town, "statue-of-the-bondmaker"):
+    if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
                 moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
@@ -488,7 +491,14 @@ def _waiting(state: State) -> tuple[int, ...]:
         mb = state["master_builder"]
         return (mb,) if mb is not None else ()
     if phase == "place":
-        return tuple(s for s in flow.active_seats(state) if not towns[s]["done"] or flow.claimable(towns[s]))
+        # flow.active_seats and flow.claimable inlined: status runs after every move.
+        return tuple(
+            s
+            for s, town in enumerate(towns)
+            if not town.get("complete")
+            and not town.get("resigned")
+            and (not town["done"] or (town.get("pending_claims") and None in town["cells"]))
+        )
     return ()
 
 

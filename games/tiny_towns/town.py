@@ -14,6 +14,7 @@ from games.tiny_towns.bitboard import (
     fits_anywhere,
     fits_at,
     fitting_masks,
+    fitting_slugs,
 )
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.patterns import CELL_NAMES, CELLS
@@ -183,7 +184,7 @@ def has_any_build(
     else:
         slugs = [*state["buildings"], *(possible_monuments(state, seat) if seen_by == "others" else [])]
     # Pattern first: it is the cheap test now, and most buildings fail it.
-    return any(fits_anywhere(slug, board) and with_choices(state, seat, slug) for slug in slugs)
+    return any(with_choices(state, seat, slug) for slug in fitting_slugs(slugs, board))
 
 
 def might_fit_a_monument(state: State, seat: int, board: Board | None = None) -> bool:
