@@ -45,12 +45,14 @@ def _play(count: int, pick: Callable[[int], Picker]) -> tuple[float, float, list
     for seed in range(count):
         chooser = pick(seed)
         state = GAME.setup(["a", "b", "c", "d"], options, seed)
-        while not GAME.status(state).finished:
-            seat = GAME.status(state).to_act[0]
+        status = GAME.status(state)  # once per move, as a host asks it
+        while not status.finished:
+            seat = status.to_act[0]
             t0 = time.perf_counter()
             legal = GAME.legal_moves(state, seat)
             legal_times.append(time.perf_counter() - t0)
             state, _ = GAME.apply(state, seat, chooser(state, seat, legal))
+            status = GAME.status(state)
         finals.append(state)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     return count / wall, count / cpu, legal_times, finals

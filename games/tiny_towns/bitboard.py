@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from games.tiny_towns.content import CATALOGUE, LETTER
 from games.tiny_towns.patterns import NEEDS, PLACEMENTS, SIZES
 
 LETTERS: tuple[str, ...] = tuple(LETTER.values())
+_BY_LETTER = itemgetter(*LETTERS)  # a Board's cube masks in LETTERS order
 _BYTE = 256
 
 
@@ -49,12 +52,13 @@ def board_of_cells(cells: Sequence[Any]) -> Board:
     wild = 0
     letter = LETTER
     for bit, cell in zip(_BITS, cells):
-        if cell:
-            resource = cell.get("resource")
-            if resource is not None:
-                cubes[letter[resource]] |= bit
-            elif cell.get("building") == "trading-post":
-                wild |= bit
+        if cell is None:
+            continue
+        # A square holds a cube ({"resource": r}) or a building ({"building": slug, ...}).
+        if "resource" in cell:
+            cubes[letter[cell["resource"]]] |= bit
+        elif cell.get("building") == "trading-post":
+            wild |= bit
     return Board(cubes, wild)
 
 
@@ -151,13 +155,21 @@ def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
     """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
     if not slugs:
         return False
-    have = {letter: mask.bit_count() for letter, mask in board.cubes.items()}
-    wild = board.wild.bit_count()
+    have = tuple(map(int.bit_count, _BY_LETTER(board.cubes)))
+    return _could_fit_any_counts(tuple(slugs), have, board.wild.bit_count())
+
+
+@lru_cache(maxsize=4096)
+def _could_fit_any_counts(slugs: tuple[str, ...], have: tuple[int, ...], wild: int) -> bool:
+    """could_fit_any on cube counts (per LETTERS), which repeat from town to town and game to game
+    (unlike the squares): the readiness check asks this of the unbuilt monuments after most
+    placements where no public building fits."""
+    count = dict(zip(LETTERS, have, strict=True))
     for slug in slugs:
         short = 0
         for letter, n in _NEEDS_ITEMS[slug]:
-            if have[letter] < n:
-                short += n - have[letter]
+            if count[letter] < n:
+                short += n - count[letter]
         if short <= wild and short < SIZES[slug]:
             return True
     return False

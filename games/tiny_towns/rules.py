@@ -493,11 +493,13 @@ def _waiting(state: State) -> tuple[int, ...]:
     if phase == "place":
         # flow.active_seats and flow.claimable inlined: status runs after every move.
         return tuple(
-            s
-            for s, town in enumerate(towns)
-            if not town.get("complete")
-            and not town.get("resigned")
-            and (not town["done"] or (town.get("pending_claims") and None in town["cells"]))
+            [
+                s
+                for s, town in enumerate(towns)
+                if not town.get("complete")
+                and not town.get("resigned")
+                and (not town["done"] or (town.get("pending_claims") and None in town["cells"]))
+            ]
         )
     return ()
 
@@ -509,7 +511,8 @@ def status(state: State) -> Status:
         winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
         return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
     to_act = _waiting(state)
-    names = ", ".join(_name(state, s) for s in to_act)
+    seat_names = state["names"]
+    names = ", ".join([seat_names[s] for s in to_act])
     if phase == "monuments":
         summary = f"waiting for: {names} (choose a monument)"
     elif phase == "announce":

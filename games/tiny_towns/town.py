@@ -42,7 +42,7 @@ def empty_cells(cells: list[Any]) -> list[int]:
 
 
 def is_full(cells: list[Any]) -> bool:
-    return all(cell is not None for cell in cells)
+    return None not in cells
 
 
 def describe(cell: Any) -> str:
@@ -103,9 +103,10 @@ def possible_monuments(state: State, seat: int) -> list[str]:
     town = state["towns"][seat]
     if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
         return []
-    built = {t["monument"] for t in state["towns"] if t.get("monument") and t.get("monument_built")}
-    removed = set(RULES["solo"]["removed"]) if state["variant"] == "solo" else set()
-    return [slug for slug in MONUMENTS if slug not in built and slug not in removed]
+    gone = [t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument")]
+    if state["variant"] == "solo":
+        gone.extend(RULES["solo"]["removed"])
+    return [slug for slug in MONUMENTS if slug not in gone] if gone else list(MONUMENTS)
 
 
 def with_choices(state: State, seat: int, slug: str) -> list[str | None]:
