@@ -400,6 +400,10 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 def place_moves(state: State, seat: int) -> list[Move]:
     town = state["towns"][seat]
     cells = town["cells"]
+    if state["source"] != "free" and not flow.named_by_other(state, seat):
+        # The usual case, and the hottest loop of a playout: the named resource on an empty square.
+        names = CELL_NAMES
+        return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
     empties = [i for i, cell in enumerate(cells) if cell is None]
     moves: list[Move] = []
     if state["source"] == "free":
@@ -408,10 +412,6 @@ def place_moves(state: State, seat: int) -> list[Move]:
         for i in empties:
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
         return moves
-    other = flow.named_by_other(state, seat)
-    if not other:  # the usual case, and the hottest loop of a playout
-        names = CELL_NAMES
-        return [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
     # Factories, Warehouses and the Statue react only to a resource named by another player.
     named = state["resource"]
     buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, Literal
 
 from games.base import State
@@ -156,12 +157,19 @@ def mask_matches(state: State, seat: int, slug: str, mask: int) -> bool:
 
 
 def mask_cells(mask: int) -> list[int]:
-    return [i for i in range(CELLS) if mask >> i & 1]
+    return list(mask_squares(mask))
+
+
+@lru_cache(maxsize=1 << 12)
+def mask_squares(mask: int) -> tuple[int, ...]:
+    """mask_cells as a shared tuple."""
+    # A building's squares: a few hundred distinct masks in all, asked for on every build listed.
+    return tuple(i for i in range(CELLS) if mask >> i & 1)
 
 
 def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int) -> list[int]:
     """Squares the new building may go on: freed squares (Trading Posts stay), or any empty one."""
-    freed = [i for i in mask_cells(mask) if marks[i] != "*"]
+    freed = [i for i in mask_squares(mask) if marks[i] != "*"]
     if places_anywhere(town, slug, round_no):
         empties = set(empty_cells(town["cells"])) | set(freed)
         return sorted(empties)
@@ -214,10 +222,9 @@ def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], 
     if not board.any:
         return
     marks: list[str] | None = None  # read only when something can be built
-    for slug in available_buildings(state, seat):
+    # Most buildings do not fit: the inlined test finds those that do, then their squares.
+    for slug in fitting_slugs(available_buildings(state, seat), board):
         masks = fitting_masks(slug, board)
-        if not masks:
-            continue
         withs = with_choices(state, seat, slug)
         if not withs:
             continue
