@@ -186,12 +186,13 @@ def has_any_build(
     """
     if board is None:
         board = board_of_cells(state["towns"][seat]["cells"])
-    if not board.any:
-        return False
+    # (An empty board needs no special case: no placement fits it.)
     if seen_by == "owner":
         slugs = available_buildings(state, seat)
+    elif seen_by == "public":
+        slugs = state["buildings"]
     else:
-        slugs = [*state["buildings"], *(possible_monuments(state, seat) if seen_by == "others" else [])]
+        slugs = [*state["buildings"], *possible_monuments(state, seat)]
     # Pattern first: it is the cheap test now, and most buildings fail it.
     return any(with_choices(state, seat, slug) for slug in fitting_slugs(slugs, board))
 
