@@ -51,7 +51,7 @@ def board_of_cells(cells: Sequence[Any]) -> Board:
     cubes = dict.fromkeys(LETTERS, 0)
     wild = 0
     letter = LETTER
-    for bit, cell in zip(_BITS, cells):
+    for bit, cell in zip(_BITS, cells, strict=True):
         if cell is None:
             continue
         # A square holds a cube ({"resource": r}) or a building ({"building": slug, ...}).
