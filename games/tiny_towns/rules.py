@@ -24,7 +24,6 @@ from games.tiny_towns.town import (
     empty_cells,
     factory_resources,
     has_built,
-    is_active,
     new_building,
 )
 
@@ -446,7 +445,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state["phase"] == "finished" or not 0 <= seat < len(state["towns"]):
         return []
     town = state["towns"][seat]
-    if not is_active(town):
+    if town.get("complete") or town.get("resigned"):  # town.is_active, inlined
         return []
     phase = state["phase"]
     if phase == "monuments":

@@ -63,12 +63,13 @@ def has_built(town: Town, monument: str) -> bool:
     return bool(town.get("monument_built")) and town.get("monument") == monument
 
 
+# Only Factories and Banks have "holds": a cube or an empty square fails the first test.
 def bank_resources(cells: list[Any]) -> set[str]:
-    return {c["holds"] for c in cells if c and c.get("building") == "bank" and c.get("holds")}
+    return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "bank"}
 
 
 def factory_resources(cells: list[Any]) -> set[str]:
-    return {c["holds"] for c in cells if c and c.get("building") == "factory" and c.get("holds")}
+    return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "factory"}
 
 
 def new_building(slug: str, monument: bool = False, holds: str | None = None) -> dict[str, Any]:
