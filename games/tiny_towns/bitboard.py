@@ -114,6 +114,9 @@ def _build_index(slug: str) -> PatternIndex:
         if any(per):
             low, high = _subset_tables(per)
             tables.append((letter, low, high))
+    # The letter the pattern needs most often first: it fails most often, and fitting stops at the
+    # first letter that leaves no placement (the answer does not depend on the order).
+    tables.sort(key=lambda table: -NEEDS[slug][table[0]])
     by_mask: dict[int, int] = {}
     for k, mask in enumerate(masks):
         by_mask[mask] = by_mask.get(mask, 0) | 1 << k
@@ -155,8 +158,13 @@ def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
     """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
     if not slugs:
         return False
-    have = tuple(map(int.bit_count, _BY_LETTER(board.cubes)))
-    return _could_fit_any_counts(tuple(slugs), have, board.wild.bit_count())
+    # Counts past the most any building needs answer alike: capped, they repeat far more often.
+    have = tuple(map(min, map(int.bit_count, _BY_LETTER(board.cubes)), _COUNT_CAPS))
+    return _could_fit_any_counts(tuple(slugs), have, min(board.wild.bit_count(), _WILD_CAP))
+
+
+_COUNT_CAPS = tuple(max(needs.get(letter, 0) for needs in NEEDS.values()) for letter in LETTERS)
+_WILD_CAP = max(SIZES.values())
 
 
 @lru_cache(maxsize=4096)

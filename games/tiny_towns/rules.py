@@ -404,7 +404,15 @@ def place_moves(state: State, seat: int) -> list[Move]:
         # The usual case, and the hottest loop of a playout: the named resource on an empty square.
         names = CELL_NAMES
         return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
-    empties = [i for i, cell in enumerate(cells) if cell is None]
+    # One pass for the empty squares and the buildings (a resource named by another player is the
+    # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
+    empties: list[int] = []
+    buildings: list[tuple[int, dict[str, Any]]] = []
+    for i, cell in enumerate(cells):
+        if cell is None:
+            empties.append(i)
+        elif "building" in cell:
+            buildings.append((i, cell))
     moves: list[Move] = []
     if state["source"] == "free":
         banked = bank_resources(cells)
@@ -412,17 +420,16 @@ def place_moves(state: State, seat: int) -> list[Move]:
         for i in empties:
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
         return moves
-    # Factories, Warehouses and the Statue react only to a resource named by another player.
     named = state["resource"]
-    buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]
-    factory = any(cell["building"] == "factory" and cell.get("holds") == named for _, cell in buildings)
-    substitutes = [r for r in RESOURCES if r != named] if factory else []
-    if substitutes:
+    factory = buildings and any(cell["building"] == "factory" and cell.get("holds") == named for _, cell in buildings)
+    if factory:
+        substitutes = [r for r in RESOURCES if r != named]
         for i in empties:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
     else:
-        moves = [{MOVE_KEY: "place", "cell": CELL_NAMES[i]} for i in empties]
+        names = CELL_NAMES
+        moves = [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
     if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
