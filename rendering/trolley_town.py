@@ -24,7 +24,6 @@ palette is taken from a sample of the pixels (see ``encode``).
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
@@ -176,15 +175,11 @@ def encode(image: Image.Image) -> bytes:
     ``to_png_fast`` runs the octree quantiser over every pixel (~20 ms a megapixel here, and a
     4-player board is ~2.3 megapixels). The board is flat art in a few dozen colours plus text
     edges, so a 128-colour palette built from every eighth pixel of every eighth row is the same
-    palette; mapping the image onto it without dithering is cheap, and zlib level 2 is about twice
-    as fast as 6 for a few percent more bytes (the boards stay far below 300 KB).
+    palette; mapping the image onto it without dithering is cheap (``theme.png_bytes`` deflates).
     """
     sample = image.resize((max(1, image.width // 8), max(1, image.height // 8)), Image.Resampling.NEAREST)
     palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", optimize=False, compress_level=2)
-    return buffer.getvalue()
+    return theme.png_bytes(image.quantize(palette=palette, dither=Image.Dither.NONE))
 
 
 def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
