@@ -196,8 +196,7 @@ class GameManifest:
     ``renderer`` is a module path exposing ``render_board(view, focus) -> bytes`` (so ``games/``
     stays free of Pillow). ``palette`` names the game's colours (RGB) for shared images; its
     ``accent`` colours the standings chart; ``tie_break`` words its tie-break rule there.
-    Registered through the ``tabletop_conductor.games``
-    entry-point group (see pyproject.toml).
+    Registered through the ``tabletop_conductor.games`` entry-point group (see pyproject.toml).
     """
 
     spec: GameSpec
