@@ -41,14 +41,15 @@ def _warm_renderer(parent: int) -> None:
     """Import Pillow and every registered game's renderer and draw each game's fresh boards once per
     worker (``rendering.warm``), and exit when the bot process is gone (a SIGKILLed bot must not
     leave workers behind)."""
-    rendering.warm()
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
         os._exit(0)
 
+    # Watching first: a bot killed while its workers warm up must not leave them drawing.
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    rendering.warm()
 
 
 def render_pool() -> concurrent.futures.Executor | None:
