@@ -9,10 +9,11 @@ never the only cue. A game's own colours (resources, card families) live in its 
 from __future__ import annotations
 
 import heapq
+import math
 import struct
 import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -385,7 +386,6 @@ def player_shape(seat: int) -> str:
 
 def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
     """The outline of ``shape`` centred on (x, y) with radius ``r`` (circle: its bounding square)."""
-    import math
 
     if shape == "square":
         s = r * 0.9
@@ -418,7 +418,7 @@ def draw_player_marker(
     if shape == "circle":
         draw.ellipse((*points[0], *points[1]), fill=colour, outline=INK, width=2)
     else:
-        draw.polygon(points, fill=colour, outline=INK, width=2)
+        polygon(image, points, fill=colour, outline=INK, width=2)
     if letter:
         dy = radius * 0.2 if shape == "triangle" else 0
         stamp_text(image, (x, y + dy), letter, size, text_colour_on(colour), "mm")
@@ -436,3 +436,31 @@ def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors
         for j, ink in enumerate((INK, WHITE, MUTED)):
             stamp_text(scratch, (x + 2 + j * 19, y + 4), "Ag", MIN_TEXT, ink)
     return scratch.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+
+
+def polygon(
+    image: Image.Image,
+    points: Sequence[tuple[float, float]],
+    fill: tuple[int, int, int] | None = None,
+    outline: tuple[int, int, int] | None = None,
+    width: int = 1,
+) -> None:
+    """``ImageDraw.polygon`` with the same pixels, drawn in a crop around the polygon.
+
+    Pillow draws an outline wider than 1 px through a mask the size of the whole image (a 2 Mpx
+    board: a 2 MB allocation and fill for every player marker); the crop keeps that mask small.
+    """
+    if width <= 1 or outline is None:
+        ImageDraw.Draw(image).polygon(points, fill=fill, outline=outline, width=width)
+        return
+    margin = width + 2
+    left = max(0, math.floor(min(x for x, _ in points)) - margin)
+    top = max(0, math.floor(min(y for _, y in points)) - margin)
+    right = min(image.width, math.ceil(max(x for x, _ in points)) + margin + 1)
+    bottom = min(image.height, math.ceil(max(y for _, y in points)) + margin + 1)
+    if right <= left or bottom <= top:
+        return
+    region = image.crop((left, top, right, bottom))
+    shifted = [(x - left, y - top) for x, y in points]
+    ImageDraw.Draw(region).polygon(shifted, fill=fill, outline=outline, width=width)
+    image.paste(region, (left, top))

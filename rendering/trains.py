@@ -37,6 +37,7 @@ from rendering.theme import (
     palette_from,
     player_colour,
     player_shape,
+    polygon,
     shape_points,
     stamp_text,
     text_width,
@@ -370,8 +371,8 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     for p in view["players"]:
         if p.get("start"):
             cx, cy = _centre(*_parse(p["start"]))
-            draw.polygon(_corners(cx, cy, SIZE - 1), outline=INK, width=6)
-            draw.polygon(_corners(cx, cy, SIZE - 2), outline=player_colour(p["seat"]), width=4)
+            polygon(image, _corners(cx, cy, SIZE - 1), outline=INK, width=6)
+            polygon(image, _corners(cx, cy, SIZE - 2), outline=player_colour(p["seat"]), width=4)
     positions = _rail_positions(view)
     _tracks(draw, view, positions)
     for h in {h for h, _ in positions}:
