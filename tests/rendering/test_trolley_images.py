@@ -45,3 +45,21 @@ def test_coordinates_and_market_names_are_typed_size_and_the_legend_is_complete(
     assert {label for _, label, _ in trolley_town.TIMINGS.values()} <= texts
     assert {label for _, label in trolley_town.MARKS} <= texts
     assert min(item.size for item in drawn) >= theme.MIN_TEXT
+
+
+def test_the_png_is_the_board_with_the_market_encoded_once_per_market() -> None:
+    from PIL import ImageChops, ImageStat
+
+    found = list(samples(tables=(TABLES[1],)))
+    trolley_town.clear_caches()
+    for sample in found:
+        drawn = trolley_town.board_image(sample.view, sample.focus)
+        with Image.open(io.BytesIO(trolley_town.render_board(sample.view, sample.focus))) as png:
+            decoded = png.convert("RGB")
+        assert decoded.size == drawn.size, sample.label
+        # Palette colours only: close to the drawing everywhere, never a wrong colour.
+        difference = ImageChops.difference(drawn, decoded)
+        assert sum(ImageStat.Stat(difference).mean) / 3 < 3, sample.label
+        assert max(high for _, high in difference.getextrema()) < 100, sample.label
+    markets = {trolley_town._market_key(sample.view) for sample in found}
+    assert trolley_town._market_rows.cache_info().misses == len(markets) < len(found)
