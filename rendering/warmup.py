@@ -2,8 +2,9 @@
 palettes, map layers and glyphs already made (a cold first board costs 5 to 20 times a warm one).
 
 The views come from each game's own ``setup`` and ``view`` (any registered game works the same way):
-every player count with the default options, then each option choice and flipped switch at the
-largest count, each drawn public and as seat 0's private view.
+the smallest and largest player counts with the default options, public and as seat 0's private
+view, then each option choice and flipped switch at the largest count (public). A worker draws them
+in about a second, while the bot connects.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def option_texts(slug: str) -> list[str]:
 def sample_views(slug: str) -> Iterator[tuple[dict[str, Any], int | None]]:
     """(view, focus) pairs of fresh games of ``slug``; set-ups the game refuses are left out."""
     spec = games.get_game(slug)
-    tables = [(players, "") for players in range(spec.min_players, spec.max_players + 1)]
+    tables = [(players, "") for players in sorted({spec.min_players, spec.max_players})]
     tables += [(spec.max_players, text) for text in option_texts(slug)[1:]]
     for players, text in tables:
         try:
@@ -42,7 +43,8 @@ def sample_views(slug: str) -> Iterator[tuple[dict[str, Any], int | None]]:
         except Exception:  # an option set this player count refuses: nothing to draw
             continue
         yield spec.view(state, None), None
-        yield spec.view(state, 0), 0
+        if not text:  # the private view's layout once per player count is enough
+            yield spec.view(state, 0), 0
 
 
 def draw_samples(slug: str) -> int:
