@@ -154,7 +154,7 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     band_rows, band_colours, band_height = _market_rows(market_key, WIDTH - 2 * MARGIN)
     # The towns take palette entries 128-255, after the market's (at most 128) entries.
     towns = _quantise(top).point(_AFTER_MARKET)
-    colours = band_colours.ljust(3 * 128, b"\0") + bytes(towns.getpalette("RGB") or [])[: 3 * 128]
+    colours = band_colours + bytes(towns.getpalette("RGB") or [])[: 3 * 128]
     rows = theme.framed_rows(towns) + band_rows
     return theme.png_from_rows(WIDTH, top.height + band_height, rows, colours)
 
@@ -165,12 +165,15 @@ _AFTER_MARKET = [min(255, index + 128) for index in range(256)]
 @lru_cache(maxsize=8)  # ~1.3 MB each, as many as the market images
 def _market_rows(market_key: str, inner: int) -> tuple[bytes, bytes, int]:
     """The band under the towns (the market, its side margins and the bottom margin) as PNG
-    scanlines over its own palette of at most 128 colours: (scanlines, palette RGB bytes, height)."""
+    scanlines over its own 128-entry palette: (scanlines, palette RGB bytes, height). The market
+    takes entries 0-126 and the margins entry 127, the background colour."""
     market = _market_image(market_key, inner)
-    band = Image.new("RGB", (WIDTH, market.height + MARGIN), BACKGROUND)
-    band.paste(market, (MARGIN, 0))
-    indexed = _quantise(band)
-    return theme.framed_rows(indexed), bytes(indexed.getpalette("RGB") or [])[: 3 * 128], band.height
+    indexed = _quantise(market, colors=127)
+    colours = bytes(indexed.getpalette("RGB") or [])[: 3 * 127].ljust(3 * 127, b"\0") + bytes(BACKGROUND)
+    band = Image.new("P", (WIDTH + 1, market.height + MARGIN), 127)
+    band.paste(indexed, (1 + MARGIN, 0))
+    band.paste(0, (0, 0, 1, band.height))  # each scanline's filter byte
+    return band.tobytes(), colours, band.height
 
 
 def clear_caches() -> None:
@@ -199,15 +202,15 @@ def encode(image: Image.Image) -> bytes:
     return theme.png_bytes(_quantise(image))
 
 
-def _quantise(image: Image.Image) -> Image.Image:
-    """``image`` over a palette of at most 128 colours.
+def _quantise(image: Image.Image, colors: int = 128) -> Image.Image:
+    """``image`` over a palette of at most ``colors`` colours.
 
     The octree quantiser over every pixel costs ~20 ms a megapixel here. The board is flat art in
     a few dozen colours plus text edges, so a palette built from every eighth pixel of every eighth
     row is the same palette, and mapping the image onto it without dithering is cheap.
     """
     sample = image.resize((max(1, image.width // 8), max(1, image.height // 8)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    palette = sample.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
