@@ -86,6 +86,7 @@ MANIFEST = GameManifest(
     ),
     renderer="rendering.tramways",
     palette=PALETTE,
+    tie_break="lower stress, then more money",
 )
 
 __all__ = ["GAME", "MANIFEST", "RULES_VERSION"]
