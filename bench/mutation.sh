@@ -23,9 +23,9 @@ mkdir -p bench/mutation_results
 # [| extra pytest arguments, ;-separated: storage leaves out the PostgreSQL cases, which reach none of its files and would
 #   start a cluster per mutant]
 MODULES=(
-  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py"
+  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py tests/trains/test_board_edges.py"
   "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py"
-  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py"
+  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_pattern_edges.py"
   "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py"
   "trains-rules|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py"
   "trains-effects|games/trains/effects.py|tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_rails.py tests/trains/test_notation.py"

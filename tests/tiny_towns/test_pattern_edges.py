@@ -39,6 +39,45 @@ def test_the_chapel_has_eight_orientations_and_twelve_placements_by_hand():
     assert len(PLACEMENTS["well"]) == 2 * 12 + 2 * 12
 
 
+def _text_variants(rows: list[str]) -> list[list[str]]:
+    """The 8 rotations and mirrors of a pattern, turned as text (independent of patterns.orientations)."""
+    out: list[list[str]] = []
+    shape = rows
+    for _ in range(4):
+        for candidate in (shape, [row[::-1] for row in shape]):
+            if candidate not in out:
+                out.append(candidate)
+        shape = ["".join(col) for col in zip(*shape[::-1], strict=True)]  # 90 degrees clockwise
+    return out
+
+
+@pytest.mark.parametrize("slug", sorted(CATALOGUE))
+def test_placements_are_every_turned_pattern_at_every_offset(slug):
+    expected = set()
+    for rows in _text_variants(CATALOGUE[slug]["pattern"]):
+        for top in range(4 - len(rows) + 1):
+            for left in range(4 - len(rows[0]) + 1):
+                squares = sorted(
+                    ((top + r) * 4 + left + c, ch)
+                    for r, row in enumerate(rows)
+                    for c, ch in enumerate(row)
+                    if ch != "."
+                )
+                expected.add((tuple(i for i, _ in squares), tuple(ch for _, ch in squares)))
+    got = [(p.cells, p.need) for p in PLACEMENTS[slug]]
+    assert len(got) == len(set(got)) and set(got) == expected
+    for p in PLACEMENTS[slug]:
+        assert p.mask == sum(2**i for i in p.cells)
+
+
+def test_neighbour_tables_match_their_definition_on_every_square():
+    for i in range(16):
+        row, col = divmod(i, 4)
+        around = [j for j in range(16) if j != i and max(abs(j // 4 - row), abs(j % 4 - col)) == 1]
+        assert sorted(SURROUNDING[i]) == around
+        assert sorted(ADJACENT[i]) == [j for j in around if abs(j // 4 - row) + abs(j % 4 - col) == 1]
+
+
 def test_neighbour_tables_at_a_corner_an_edge_and_the_centre_by_hand():
     assert sorted(ADJACENT[0]) == [1, 4]  # A1: B1 and A2
     assert sorted(ADJACENT[1]) == [0, 2, 5]  # B1
