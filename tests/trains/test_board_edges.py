@@ -155,3 +155,11 @@ def test_the_board_refuses_in_its_own_words_when_tokens_run_out(tr):
     assert board.station_problem(state, city) == "All station tokens are on the board."
     state["stations_left"] = 1
     assert board.station_problem(state, city) == ""
+
+
+def test_a_shared_rail_event_names_its_cost_and_the_sharing_waste(tr):
+    src = tr.find_hexes(MAP, "plain")[0]
+    dst = tr.neighbour_of(MAP, src, "plain")
+    state = tr.scenario(["lay-rails"], rails={src: [0], dst: [1]}, money=1)
+    assert board.lay_rail(state, 0, dst) == f"rail on {dst} (1 money), 1 Waste for sharing"
+    assert state["turn"]["money"] == 0 and state["players"][0]["gained"] == ["waste"]
