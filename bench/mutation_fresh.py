@@ -77,6 +77,7 @@ def main() -> None:
     pick = parser.add_mutually_exclusive_group(required=True)
     pick.add_argument("--functions", nargs="+", help="every mutant of these functions (import-time code)")
     pick.add_argument("--survivors", action="store_true", help="the run's survivors, against newer tests")
+    pick.add_argument("--names", nargs="+", help="these mutants")
     parser.add_argument("--tests", nargs="+", required=True)
     parser.add_argument("--label", default="", help="suffix of the result file (several checks per module)")
     args = parser.parse_args()
@@ -98,16 +99,18 @@ def main() -> None:
     )
     if probe.returncode != 0:
         sys.exit(f"the tests fail without a mutant:\n{probe.stdout[-2000:]}")
-    results = {
-        name: check(work, copy, name, args.tests)
-        for name in mutants_of(work, None if args.survivors else args.functions)
-    }
+    names = args.names or mutants_of(work, None if args.survivors else args.functions)
+    results: dict[str, str] = {}
+    for name in names:
+        results[name] = check(work, copy, name, args.tests)
+        print(f"{len(results)}/{len(names)} {name}: {results[name]}", file=sys.stderr, flush=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
     row = {
         "module": args.module,
-        "functions": args.functions or "survivors of the run",
+        "functions": args.functions or ("survivors of the run" if args.survivors else "named"),
         "tests": args.tests,
         "mutants": len(results),
+        "checked": sorted(results),
         "killed": sum(v == "killed" for v in results.values()),
         "survived": sorted(k for k, v in results.items() if v == "survived"),
     }

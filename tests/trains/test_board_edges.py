@@ -34,6 +34,10 @@ def test_a_city_name_is_its_hex_on_this_map_and_refused_on_the_other(tr):
     osaka = tr.new_game(2, map_name="osaka")
     assert _message(tr, osaka, "/trains start shinjuku") == 'There is no "shinjuku" on the Osaka map.'
     assert board.place_hex(osaka, "E5") == "E5"  # a label is left as it is
+    # A name of several words, as the README and /game rules spell it: dots dropped, words joined by "-".
+    assert board.place_word("Mt. Tsukuba") == "mt-tsukuba"
+    assert tr.MAPS[MAP].remotes["L1"].name == "Mt. Tsukuba"
+    assert board.place_hex(tokyo, "mt-tsukuba") == "L1"
 
 
 def test_a_remote_location_name_resolves_too_and_place_name_reads_it_back(tr):
