@@ -1,0 +1,82 @@
+"""Resigning in Trains, case by case (current or not, start or play phase, the last opponent), and the
+undo scope of the start phase. Each answer is pinned word for word: the mutants bench/mutation.sh left
+alive in rules.resign changed texts, the turn hand-over and the move counter without failing a test.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from games.base import IllegalMove
+from games.trains import rules
+
+
+def _three(tr, **kw):
+    state = tr.scenario(
+        ["normal-train", "lay-rails"], deck=["express-train"], rails={"E5": [0], "E6": [1], "F6": [2]}, players=3, **kw
+    )
+    state["turn_number"] = 4
+    return state
+
+
+def test_the_current_player_resigning_hands_the_turn_on_with_a_fresh_turn(tr):
+    state = _three(tr, money=3)
+    after, events = rules.resign(state, 0)
+    assert events == [{"text": "ann resigns.", "post_board": True}, {"text": "bob's turn."}]
+    assert after["current"] == 1 and after["turn_number"] == 5
+    fresh = {"money": 0, "played": False, "bought": False, "buys": 0, "rails_laid": 0, "waive": [], "discount": 0}
+    assert after["turn"] == fresh | {"early": False}  # bob starts with no money, nothing played or waived
+    assert after["move_number"] == state["move_number"] + 1
+    me = after["players"][0]
+    assert me["resigned"] and me["hand"] == [] and sorted(me["discard"]) == ["lay-rails", "normal-train"]
+
+
+def test_another_player_resigning_leaves_the_turn_and_their_cards_alone(tr):
+    state = _three(tr, money=3)
+    after, events = rules.resign(state, 1)
+    assert events == [{"text": "bob resigns.", "post_board": True}]
+    assert after["current"] == 0 and after["turn"] == state["turn"] and after["turn_number"] == 4
+    assert after["players"][1]["hand"] == state["players"][1]["hand"]
+    assert after["move_number"] == state["move_number"] + 1
+
+
+def test_the_last_opponent_resigning_ends_the_game_with_the_reason_and_scores(tr):
+    state = tr.scenario(["normal-train"], rails={"E5": [0], "E6": [1]})
+    after, events = rules.resign(state, 1)
+    assert after["phase"] == "over" and after["end_reasons"] == ["fewer than two players remain"]
+    assert events[-1] == {
+        "text": "Game over (fewer than two players remain). Final scores: ann 0, bob 0.",
+        "post_board": True,
+    }
+
+
+def test_resigning_in_the_start_phase_passes_the_start_to_the_next_waiting_player(tr):
+    state = tr.new_game(3)
+    state, _ = tr.do(state, 0, "/trains start shinjuku")
+    assert state["current"] == 1
+    after, events = rules.resign(state, 1)
+    assert after["phase"] == "start" and after["current"] == 2
+    assert events == [{"text": "bob resigns.", "post_board": True}]
+
+
+def test_resigning_is_refused_in_its_own_words(tr):
+    state = tr.scenario(["normal-train"], rails={"E5": [0], "E6": [1]}, players=3)
+    for seat in (3, -1):
+        with pytest.raises(IllegalMove) as refused:
+            rules.resign(state, seat)
+        assert refused.value.message == "You are not playing in this game."
+    once, _ = rules.resign(state, 2)
+    with pytest.raises(IllegalMove) as refused:
+        rules.resign(once, 2)
+    assert refused.value.message == "You are not playing in this game."
+    over, _ = rules.resign(once, 1)
+    with pytest.raises(IllegalMove) as refused:
+        rules.resign(over, 0)
+    assert refused.value.message == "The game is over."
+
+
+def test_the_start_phase_undo_scope_counts_the_starting_rails_placed(tr):
+    state = tr.new_game(3)
+    assert rules.undo_scope(state) == ("start", 0, 0)
+    state, _ = tr.do(state, 0, "/trains start shinjuku")
+    assert rules.undo_scope(state) == ("start", 1, 1)
