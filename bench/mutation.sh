@@ -44,7 +44,9 @@ work, name, files, seconds = sys.argv[1:]
 stats = json.load(open(f"{work}/mutants/mutmut-cicd-stats.json"))
 lines = [l.strip() for l in open(f"{work}/survivors.txt") if l.strip()]
 survivors = sorted(l.split(":")[0] for l in lines if l.endswith(": survived"))
-print(json.dumps({"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}, indent=1))
+untested = sorted(l.split(":")[0] for l in lines if l.endswith(": no tests"))
+row = {"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}
+print(json.dumps(row | {"no_tests_names": untested}, indent=1))
 PY
 }
 

@@ -51,6 +51,8 @@ def summary() -> dict[str, dict[str, object]]:
             "killed": killed,
             "survived": row["survived"],
             "no_tests": row["no_tests"],
+            # Functions no selected test reached, later reached and killed by a newer test (fresh re-check).
+            "no_tests_killed_later": len(_later_kills(row["module"], set(row.get("no_tests_names", [])))),
             # A run stopped early leaves the rest unchecked: its rate covers only what it checked.
             "not_checked": row["total"] - reached - row["no_tests"] - row["skipped"],
             "kill_rate": round(killed / reached, 3) if reached else None,

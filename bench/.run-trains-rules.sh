@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Mutation testing with mutmut (pip install -e ".[test,mutation]") over the rules, the host's permission and undo checks, and storage.
+#
+#   bench/mutation.sh                    # every module, most important first
+#   bench/mutation.sh trains-board host  # only these modules
+#   bench/mutation.sh --collect host      # only re-read the results of a finished run
+#
+# Not part of .ci/run: the whole set takes well over ten minutes (hours on a busy shared machine). Each module is mutated in its own
+# scratch copy of the tree (MUTATION_DIR, default /tmp/conductor-mutation/<module>) and only the test files
+# named for it below are run (mutmut then runs, per mutant, only the tests that reach the mutated
+# function). Everything runs under `nice` with at most MUTATION_JOBS (default 2) workers, since the
+# machine is shared. Per-module counts land in bench/mutation_results/<module>.json; at the end
+# bench/mutation_summary.py prints the kill rates as JSON and rewrites the table in bench/mutation_report.md.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# mutmut comes with the "mutation" extra: pip install -e ".[test,mutation]"
+if [[ -z "${VIRTUAL_ENV:-}" && -f .venv/bin/activate ]]; then . .venv/bin/activate; fi
+SCRATCH=${MUTATION_DIR:-/tmp/conductor-mutation}
+JOBS=${MUTATION_JOBS:-2}
+mkdir -p bench/mutation_results
+
+# module | files to mutate | test files that are about them (fast ones: no playout or timing tests)
+# [| extra pytest arguments, ;-separated: storage leaves out the PostgreSQL cases, which reach none of its files and would
+#   start a cluster per mutant]
+MODULES=(
+  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py tests/trains/test_board_edges.py"
+  "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py"
+  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_pattern_edges.py"
+  "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py"
+  "trains-rules|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py"
+  "trains-effects|games/trains/effects.py|tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_rails.py tests/trains/test_notation.py"
+  "storage|storage/db.py storage/migrate.py storage/copy.py|tests/core/test_storage.py tests/core/test_compact_storage.py tests/core/test_seat_races.py|-k;not postgres"
+  "tramways|games/tramways/rules.py games/tramways/scoring.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py"
+  "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py"
+)
+
+# Counts and surviving mutants of one finished module run -> bench/mutation_results/<module>.json
+collect() {
+  local name=$1 files=$2 work="$SCRATCH/$1" seconds=${3:-0}
+  (cd "$work" && mutmut export-cicd-stats >/dev/null 2>&1 && mutmut results >"$work/survivors.txt" 2>/dev/null || true)
+  python3 - "$work" "$name" "$files" "$seconds" >"bench/mutation_results/$name.json" <<'PY'
+import json, sys
+work, name, files, seconds = sys.argv[1:]
+stats = json.load(open(f"{work}/mutants/mutmut-cicd-stats.json"))
+lines = [l.strip() for l in open(f"{work}/survivors.txt") if l.strip()]
+survivors = sorted(l.split(":")[0] for l in lines if l.endswith(": survived"))
+print(json.dumps({"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}, indent=1))
+PY
+}
+
+if [[ "${1:-}" == "--collect" ]]; then  # only re-read finished runs (e.g. after an interrupted script)
+  shift
+  for entry in "${MODULES[@]}"; do
+    IFS='|' read -r name files tests <<<"$entry"
+    if [[ " $* " == *" $name "* ]]; then collect "$name" "$files"; fi
+  done
+  python3 bench/mutation_summary.py
+  exit 0
+fi
+
+wanted=" $* "
+for entry in "${MODULES[@]}"; do
+  IFS='|' read -r name files tests extra <<<"$entry"
+  if [[ $# -gt 0 && "$wanted" != *" $name "* ]]; then continue; fi
+  work="$SCRATCH/$name"
+  rm -rf "$work" && mkdir -p "$work"
+  git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$work"  # the committed tree (plus local edits)
+  {
+    echo "[mutmut]"
+    printf 'source_paths=\n    games\n    bot\n    storage\n    rendering\n'
+    printf 'also_copy=\n    bench\n'  # tests import bench/store_counter.py
+    echo "only_mutate="; for f in $files; do echo "    $f"; done
+    echo "pytest_add_cli_args_test_selection="; for t in $tests; do echo "    $t"; done
+    printf 'pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -p\n    no:randomly\n'
+    if [[ -n "${extra:-}" ]]; then IFS=';' read -ra args <<<"$extra"; for a in "${args[@]}"; do echo "    $a"; done; fi
+  } >"$work/setup.cfg"
+  echo "== $name: mutating $files" >&2
+  started=$(date +%s)
+  (cd "$work" && nice -n 10 mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true)
+  collect "$name" "$files" "$(( $(date +%s) - started ))"
+done
+python3 bench/mutation_summary.py
