@@ -80,3 +80,35 @@ def test_the_start_phase_undo_scope_counts_the_starting_rails_placed(tr):
     assert rules.undo_scope(state) == ("start", 0, 0)
     state, _ = tr.do(state, 0, "/trains start shinjuku")
     assert rules.undo_scope(state) == ("start", 1, 1)
+
+
+def test_a_game_ended_for_two_reasons_names_both_and_every_score(tr):
+    state = tr.scenario(["normal-train"], rails={"E5": [0], "E6": [1]})
+    for pile in list(state["piles"])[:4]:  # the rulebook: the game ends when 4 supply piles are empty ...
+        state["supply"][pile] = 0
+    state["players"][0]["rails_left"] = 0  # ... or when a player has placed all their rails
+    after, events = tr.do(state, 0, "/trains end")
+    assert after["phase"] == "over"
+    assert events[-1] == {
+        "text": "Game over (4 supply piles are empty; ann has placed all their rails). Final scores: ann 0, bob 0.",
+        "post_board": True,
+    }
+
+
+def test_standings_call_a_kicked_player_kicked_and_a_resigned_one_resigned(tr):
+    state = tr.scenario(["normal-train"], rails={"E5": [0], "E6": [1], "F6": [2], "G6": [3]}, players=4)
+    state, _ = rules.kick(state, 1)
+    state, _ = rules.resign(state, 3)
+    titles = {row["player"]: row.get("title") for row in tr.GAME.standings(state)}
+    assert titles == {"ann": None, "bob": "kicked", "cat": None, "dan": "resigned"}
+
+
+def test_play_statistics_count_the_cards_bought_beyond_the_starting_deck(tr):
+    # The starting deck (rulebook): 7 Normal Train, 2 Lay Rails, 1 Station Expansion. Waste is never bought.
+    start = ["normal-train"] * 7 + ["lay-rails"] * 2 + ["station-expansion"]
+    state = tr.scenario(start[:5], deck=start[5:] + ["express-train", "normal-train"], discard=["waste", "waste"])
+    assert tr.GAME.stats(state) == {
+        "map": "tokyo",
+        "counted": "cards bought",
+        "counts": [{"express-train": 1, "normal-train": 1}, {}],
+    }
