@@ -16,6 +16,7 @@ def _three(tr, **kw):
         ["normal-train", "lay-rails"], deck=["express-train"], rails={"E5": [0], "E6": [1], "F6": [2]}, players=3, **kw
     )
     state["turn_number"] = 4
+    state["move_number"] = 7
     return state
 
 
@@ -57,6 +58,19 @@ def test_resigning_in_the_start_phase_passes_the_start_to_the_next_waiting_playe
     after, events = rules.resign(state, 1)
     assert after["phase"] == "start" and after["current"] == 2
     assert events == [{"text": "bob resigns.", "post_board": True}]
+
+
+def test_the_last_player_to_start_resigning_begins_the_play_phase(tr):
+    state = tr.new_game(3)
+    state, _ = tr.do(state, 0, "/trains start shinjuku")
+    state, _ = tr.do(state, 1, f"/trains start {tr.GAME.format(tr.GAME.legal_moves(state, 1)[0]).split()[-1]}")
+    assert state["current"] == 2 and state["phase"] == "start"
+    after, events = rules.resign(state, 2)
+    assert after["phase"] == "play" and after["current"] == 0 and after["turn_number"] == 1
+    assert events == [
+        {"text": "cat resigns.", "post_board": True},
+        {"text": "All starting rails are placed. ann begins.", "post_board": True},
+    ]
 
 
 def test_resigning_is_refused_in_its_own_words(tr):
