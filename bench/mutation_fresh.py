@@ -29,12 +29,13 @@ import sys
 from pathlib import Path
 
 RESULTS = Path(__file__).parent / "mutation_results" / "fresh"
+MUTMUT = str(Path(sys.executable).parent / "mutmut")  # the venv's, even when it is not on PATH
 
 
 def mutants_of(work: Path, functions: list[str] | None) -> list[str]:
     """The scratch run's mutants whose function is one of ``functions`` (any status), or its survivors."""
     out = subprocess.run(
-        ["mutmut", "results", "--all", "true"], cwd=work, capture_output=True, text=True, check=True
+        [MUTMUT, "results", "--all", "true"], cwd=work, capture_output=True, text=True, check=True
     ).stdout
     rows = [line.strip().split(": ") for line in out.splitlines() if line.strip()]
     if functions is None:
@@ -54,7 +55,7 @@ def check(work: Path, copy: Path, name: str, tests: list[str]) -> str:
     """Apply one mutant in ``copy`` (restored from ``work`` first) and run the tests in a new process."""
     path = source_of(name)
     shutil.copyfile(work / path, copy / path)
-    subprocess.run(["mutmut", "apply", name], cwd=copy, check=True, capture_output=True)
+    subprocess.run([MUTMUT, "apply", name], cwd=copy, check=True, capture_output=True)
     if (copy / path).read_text() == (work / path).read_text():
         raise RuntimeError(f"{name}: mutmut apply changed nothing")
     # The tree's own packages must shadow the editable install: python -m puts the cwd first on sys.path.
@@ -84,11 +85,11 @@ def recheck_with_mutmut(work: Path, copy: Path, names: list[str], tests: list[st
     (copy / "setup.cfg").write_text("\n".join(config) + "\n")
     shutil.rmtree(copy / "mutants", ignore_errors=True)
     with open(copy / "run.log", "w") as log:
-        subprocess.run(["nice", "-n", "10", "mutmut", "run", "--max-children", "1", *names], cwd=copy, stdout=log)
+        subprocess.run(["nice", "-n", "10", MUTMUT, "run", "--max-children", "1", *names], cwd=copy, stdout=log)
     status = dict(
         line.strip().split(": ")
         for line in subprocess.run(
-            ["mutmut", "results", "--all", "true"], cwd=copy, capture_output=True, text=True, check=True
+            [MUTMUT, "results", "--all", "true"], cwd=copy, capture_output=True, text=True, check=True
         ).stdout.splitlines()
         if line.strip()
     )

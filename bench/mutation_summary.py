@@ -31,6 +31,17 @@ def _later_kills(module: str, survivors: set[str]) -> set[str]:
     return killed
 
 
+def _checked_only_later(module: str, seen: set[str]) -> tuple[int, int]:
+    """(mutants, killed) re-run by a fresh check that the stopped run itself never got to (its "not checked")."""
+    status: dict[str, bool] = {}
+    for path in sorted((RESULTS / "fresh").glob(f"{module}*.json")):
+        row = json.loads(path.read_text())
+        if row["module"] == module:
+            for name in set(row["checked"]) - seen:
+                status[name] = status.get(name, False) or name not in row["survived"]
+    return len(status), sum(status.values())
+
+
 def summary() -> dict[str, dict[str, object]]:
     out: dict[str, dict[str, object]] = {}
     for path in sorted(RESULTS.glob("*.json")):
@@ -56,6 +67,8 @@ def summary() -> dict[str, dict[str, object]]:
             # A run stopped early leaves the rest unchecked: its rate covers only what it checked.
             "not_checked": row["total"] - reached - row["no_tests"] - row["skipped"],
             "kill_rate": round(killed / reached, 3) if reached else None,
+            # Mutants the run never reached (stopped early), re-run afterwards: (how many, killed).
+            "not_checked_run_later": _checked_only_later(row["module"], survivors | set(row.get("no_tests_names", []))),
             "killed_later": len(later),
             "equivalent": len(explained),
             "after_equivalents": round((killed + len(later)) / real, 3) if real else None,
