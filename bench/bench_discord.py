@@ -45,6 +45,32 @@ OPTIONS = "buildings=first-game"
 PLAYERS = (FakeDiscord.ANN, FakeDiscord.BOB)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process (Linux /proc), 0 when it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def bot_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds used so far by the bot process itself (event loop and its threads) and by its worker
+    processes (the render pool): on a loaded machine, CPU per command is what can be compared."""
+    workers = sum(_cpu_seconds(child) for child in _children(pid))
+    return {"bot": _cpu_seconds(pid), "workers": workers}
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
@@ -104,7 +130,13 @@ class Table:
 
 
 async def run_level(
-    fake: FakeDiscord, db: Path, channels: list[int], rounds: int, stall_file: Path, think: tuple[float, float]
+    fake: FakeDiscord,
+    db: Path,
+    channels: list[int],
+    rounds: int,
+    stall_file: Path,
+    think: tuple[float, float],
+    pid: int,
 ) -> dict[str, Any]:
     tables = [Table(fake, db, channel, 1000 + i, think) for i, channel in enumerate(channels)]
     for start in range(0, len(tables), 20):  # lobbies are not what we measure: open them in batches
@@ -113,30 +145,40 @@ async def run_level(
         table.samples.clear()
     stall_file.with_suffix(".reset").write_text("reset")
     await asyncio.sleep(0.4)  # let the monitor notice the reset and write a fresh file
+    cpu_before = bot_cpu(pid)
     began = time.perf_counter()
     await asyncio.gather(*(t.play(rounds) for t in tables))
     elapsed = time.perf_counter() - began
+    cpu_after = bot_cpu(pid)
     await asyncio.sleep(0.4)
     stall = json.loads(stall_file.read_text())
     samples = [s for t in tables for s in t.samples]
     answers = [s[2] for s in samples]
     with_image = [s[2] for s in samples if s[3]]
     ms = 1000.0
+    per_command = {k: round((cpu_after[k] - cpu_before[k]) / max(1, len(samples)) * ms, 2) for k in cpu_after}
     return {
         "games": len(tables),
         "commands": len(samples),
         "seconds": round(elapsed, 2),
         "commands_per_s": round(len(samples) / elapsed, 1),
         "p50_ms": round(percentile(answers, 0.5) * ms, 1),
+        "p95_ms": round(percentile(answers, 0.95) * ms, 1),
         "p99_ms": round(percentile(answers, 0.99) * ms, 1),
         "with_image": {
             "count": len(with_image),
             "p50_ms": round(percentile(with_image, 0.5) * ms, 1),
+            "p95_ms": round(percentile(with_image, 0.95) * ms, 1),
             "p99_ms": round(percentile(with_image, 0.99) * ms, 1),
         },
+        # CPU milliseconds per command: the bot process (event loop, its threads) and its render workers.
+        "cpu_ms_per_command": per_command,
         "ack_p99_ms": round(percentile([s[1] for s in samples], 0.99) * ms, 1),
         "mean_ms": round(statistics.fmean(answers) * ms, 1) if answers else None,
         "max_loop_stall_ms": stall["max_stall_ms"],
+        # The longest stall counted in the event-loop thread's own CPU time: work done on the loop,
+        # without the time the OS (a loaded machine) or another thread holding the GIL kept it waiting.
+        "max_loop_stall_cpu_ms": stall.get("max_stall_cpu_ms"),
         "stalls_over_100ms": stall["stalls_over_100ms"],
     }
 
@@ -158,13 +200,20 @@ async def main(levels: list[int], rounds: int, modes: list[str]) -> dict[str, An
             raise RuntimeError(out)
         await bot.start()
         channels = list(fake.extra_channels)
+        assert bot.process is not None
         for mode in modes:
             result[mode] = {}
             for level in levels:
                 mine, channels = channels[:level], channels[level:]
-                result[mode][str(level)] = await run_level(fake, bot.db_path, mine, rounds, stall_file, MODES[mode])
+                result[mode][str(level)] = await run_level(
+                    fake, bot.db_path, mine, rounds, stall_file, MODES[mode], bot.process.pid
+                )
         result["discord_violations"] = len(fake.violations)
-        result["target"] = {"p99_ms_at_20_games": 250, "max_loop_stall_ms": 100}
+        result["target"] = {
+            "paced_p99_ms_at_100_games": 250,
+            "burst_p99_ms_at_100_games": 1000,
+            "max_loop_stall_ms": 100,
+        }
     finally:
         await bot.stop()
         await fake.stop()
