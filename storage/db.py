@@ -182,6 +182,18 @@ _GAME_COLUMNS = (
     "created_at, updated_at, paused, salt, commitment, state_z, listing"
 )
 _MOVE_COLUMNS = "seq, seat, user_id, text, irreversible, reverted, created_at"
+_OUTBOX_COLUMNS = "o.id, o.game_id, o.version, o.text, o.pings, o.board"
+# How long a claimed announcement stays with the process that claimed it before another may take it:
+# far longer than posting one takes (a post still in flight when it runs out would go out twice).
+OUTBOX_LEASE_SECONDS = 300.0
+
+
+def outbox_rows(rows: Iterable[Sequence[Any]]) -> list[OutboxRow]:
+    """Outbox rows (``_OUTBOX_COLUMNS``), oldest first."""
+    return [
+        OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+        for i, g, v, text, pings, board in sorted(rows, key=lambda r: int(r[0]))
+    ]
 
 
 def compress(value: Any) -> bytes:
@@ -858,37 +870,38 @@ class Store(CommunityStore, SharedStatements):
 
     async def pending_announcements(self) -> list[OutboxRow]:
         """Announcements not yet posted, oldest first."""
-        rows = await self._all(
-            "SELECT id, game_id, version, text, pings, board FROM outbox WHERE posted_at IS NULL ORDER BY id"
+        return outbox_rows(
+            await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox o WHERE o.posted_at IS NULL ORDER BY o.id")
         )
-        return [
-            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-            for i, g, v, text, pings, board in rows
-        ]
 
     async def claim_announcements(
-        self, shards: Shards | None = None, channel: tuple[str, str] | None = None
+        self,
+        shards: Shards | None = None,
+        channel: tuple[str, str] | None = None,
+        claimer: str = "",
+        lease: float = OUTBOX_LEASE_SECONDS,
     ) -> list[OutboxRow]:
-        """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting,
-        oldest first: they are deleted as they are taken (the outbox only holds what is still to post),
-        so each goes to exactly one caller however many processes claim."""
+        """Lease the pending announcements of ``shards``' guilds (or of one (guild, channel)) to
+        ``claimer`` for posting, oldest first: each row is stamped claimed_at/claimed_by and kept until
+        it is posted (``mark_announced`` deletes it), so a process killed between this claim and its
+        post loses nothing; a claim older than ``lease`` seconds is taken again. Under the write lock
+        (BEGIN IMMEDIATE), so of several processes claiming at once each row goes to one."""
         where, params = _channel_filter(channel)
+        now = self._clock()
 
         def work(tx: _Tx) -> list[Any]:
             rows = tx.run(
-                "SELECT o.id, o.game_id, o.version, o.text, o.pings, o.board FROM outbox o "
-                f"JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL AND {_shard_filter(shards)} "
-                f"AND {where} ORDER BY o.id",
-                params,
+                f"SELECT {_OUTBOX_COLUMNS} FROM outbox o JOIN games g ON g.id = o.game_id "
+                f"WHERE o.posted_at IS NULL AND (o.claimed_at IS NULL OR o.claimed_at <= ?) "
+                f"AND {_shard_filter(shards)} AND {where} ORDER BY o.id",
+                (now - lease, *params),
             ).fetchall()
-            tx.many("DELETE FROM outbox WHERE id = ?", [(row[0],) for row in rows])
+            tx.many(
+                "UPDATE outbox SET claimed_at = ?, claimed_by = ? WHERE id = ?", [(now, claimer, r[0]) for r in rows]
+            )
             return rows
 
-        rows = await self._transaction("claim_announcements", work)
-        return [
-            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-            for i, g, v, text, pings, board in rows
-        ]
+        return outbox_rows(await self._transaction("claim_announcements", work))
 
     # ----- seats -------------------------------------------------------------------------
 

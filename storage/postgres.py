@@ -25,9 +25,11 @@ from storage.community import CommunityStore, GameResults, finish_action
 from storage.db import (
     _GAME_COLUMNS,
     _MOVE_COLUMNS,
+    _OUTBOX_COLUMNS,
     ARCHIVE_SQL,
     CLOSED_STATUSES,
     OPEN_STATUSES,
+    OUTBOX_LEASE_SECONDS,
     Announcement,
     ChannelBusy,
     GameRow,
@@ -47,6 +49,7 @@ from storage.db import (
     compress,
     dumps,
     move_rows,
+    outbox_rows,
     sound_timers,
     waiting_text,
 )
@@ -495,34 +498,35 @@ class PostgresStore(CommunityStore, SharedStatements):
         )
 
     async def pending_announcements(self) -> list[OutboxRow]:
-        rows = await self._all(
-            "SELECT id, game_id, version, text, pings, board FROM outbox WHERE posted_at IS NULL ORDER BY id"
+        return outbox_rows(
+            await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox o WHERE o.posted_at IS NULL ORDER BY o.id")
         )
-        return [
-            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-            for i, g, v, text, pings, board in rows
-        ]
 
     async def claim_announcements(
-        self, shards: Shards | None = None, channel: tuple[str, str] | None = None
+        self,
+        shards: Shards | None = None,
+        channel: tuple[str, str] | None = None,
+        claimer: str = "",
+        lease: float = OUTBOX_LEASE_SECONDS,
     ) -> list[OutboxRow]:
-        """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting:
-        they are deleted as they are taken (the outbox only holds what is still to post), so of several
-        processes claiming at once each row goes to exactly one (rows another process is claiming are
-        skipped, not waited for)."""
-        where = "TRUE" if channel is None else "g.guild_id = $1 AND g.channel_id = $2"
+        """Lease the pending announcements of ``shards``' guilds (or of one (guild, channel)) to
+        ``claimer`` for posting (see Store.claim_announcements): rows stay until posted, a claim older
+        than ``lease`` seconds is taken again, and of several processes claiming at once each row goes
+        to one (rows another process is claiming are skipped, not waited for)."""
+        now = self._clock()
+        where = "TRUE" if channel is None else "g.guild_id = $4 AND g.channel_id = $5"
         async with self._pool.acquire() as connection, connection.transaction():
             rows = await connection.fetch(
-                "DELETE FROM outbox WHERE id IN ("
-                "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id "
-                f"WHERE o.posted_at IS NULL AND {_shard_filter(shards)} AND {where} FOR UPDATE OF o SKIP LOCKED"
-                ") RETURNING id, game_id, version, text, pings, board",
+                "UPDATE outbox SET claimed_at = $1, claimed_by = $2 WHERE id IN ("
+                "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL "
+                f"AND (o.claimed_at IS NULL OR o.claimed_at <= $3) AND {_shard_filter(shards)} AND {where} "
+                "FOR UPDATE OF o SKIP LOCKED) RETURNING id, game_id, version, text, pings, board",
+                now,
+                claimer,
+                now - lease,
                 *(channel or ()),
             )
-        return [
-            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-            for i, g, v, text, pings, board in sorted(rows, key=lambda r: r[0])
-        ]
+        return outbox_rows(rows)
 
     # ----- seats -------------------------------------------------------------------------
 
