@@ -762,7 +762,7 @@ class Store(CommunityStore, SharedStatements):
         params: list[Any] = [now]
         if state is not None:
             sets += ["state = NULL", "state_z = ?"]
-            params.append(compress(state))
+            params.append(None)  # compressed on the database thread (``work``): JSON and zlib off the loop
         for column, value in (
             ("status", status),
             ("seed", seed),
@@ -780,6 +780,8 @@ class Store(CommunityStore, SharedStatements):
         timer_rows = [(game.id, t.kind, t.due_at, dumps(t.payload), now) for t in add_timers]
 
         def work(tx: _Tx) -> int | None:
+            if state is not None:
+                params[1] = compress(state)
             tx.guarded(
                 f"UPDATE games SET {', '.join(sets)} WHERE id = ? AND version = ?",
                 (*params, game.id),
