@@ -424,7 +424,7 @@ class Conductor:
     async def pending_posts(self, channel: tuple[str, str] | None = None) -> list[tuple[str, str, Reply]]:
         """One post per channel whose announcements were not all posted (the latest board, the texts and
         pings not yet sent), for the announcements this process could claim: those nobody claimed, and
-        those whose claim's lease ran out (a process that died between claiming and posting). A claimed
+        those whose claim by another process ran out (one that died between claiming and posting). A claimed
         announcement stays stored until the front end reports it posted (``announced``), so each goes
         out once however many processes start, and a kill before the post loses nothing.
         ``channel``: a front end serving one channel (the console) takes only that channel's."""

@@ -897,17 +897,18 @@ class Store(CommunityStore, SharedStatements):
         """Lease the pending announcements of ``shards``' guilds (or of one (guild, channel)) to
         ``claimer`` for posting, oldest first: each row is stamped claimed_at/claimed_by and kept until
         it is posted (``mark_announced`` deletes it), so a process killed between this claim and its
-        post loses nothing; a claim older than ``lease`` seconds is taken again. Under the write lock
-        (BEGIN IMMEDIATE), so of several processes claiming at once each row goes to one."""
+        post loses nothing; another claimer's claim older than ``lease`` seconds is taken again (never
+        the caller's own: it may still be posting it). Under the write lock (BEGIN IMMEDIATE), so of
+        several processes claiming at once each row goes to one."""
         where, params = _channel_filter(channel)
         now = self._clock()
 
         def work(tx: _Tx) -> list[Any]:
             rows = tx.run(
                 f"SELECT {_OUTBOX_COLUMNS} FROM outbox o JOIN games g ON g.id = o.game_id "
-                f"WHERE o.posted_at IS NULL AND (o.claimed_at IS NULL OR o.claimed_at <= ?) "
-                f"AND {_shard_filter(shards)} AND {where} ORDER BY o.id",
-                (now - lease, *params),
+                "WHERE o.posted_at IS NULL AND (o.claimed_at IS NULL OR (o.claimed_at <= ? "
+                f"AND COALESCE(o.claimed_by, '') <> ?)) AND {_shard_filter(shards)} AND {where} ORDER BY o.id",
+                (now - lease, claimer, *params),
             ).fetchall()
             tx.many(
                 "UPDATE outbox SET claimed_at = ?, claimed_by = ? WHERE id = ?", [(now, claimer, r[0]) for r in rows]

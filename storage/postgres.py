@@ -510,16 +510,17 @@ class PostgresStore(CommunityStore, SharedStatements):
         lease: float = OUTBOX_LEASE_SECONDS,
     ) -> list[OutboxRow]:
         """Lease the pending announcements of ``shards``' guilds (or of one (guild, channel)) to
-        ``claimer`` for posting (see Store.claim_announcements): rows stay until posted, a claim older
-        than ``lease`` seconds is taken again, and of several processes claiming at once each row goes
-        to one (rows another process is claiming are skipped, not waited for)."""
+        ``claimer`` for posting (see Store.claim_announcements): rows stay until posted, another
+        claimer's claim older than ``lease`` seconds is taken again, and of several processes claiming
+        at once each row goes to one (rows another process is claiming are skipped, not waited for)."""
         now = self._clock()
         where = "TRUE" if channel is None else "g.guild_id = $4 AND g.channel_id = $5"
         async with self._pool.acquire() as connection, connection.transaction():
             rows = await connection.fetch(
                 "UPDATE outbox SET claimed_at = $1, claimed_by = $2 WHERE id IN ("
                 "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL "
-                f"AND (o.claimed_at IS NULL OR o.claimed_at <= $3) AND {_shard_filter(shards)} AND {where} "
+                "AND (o.claimed_at IS NULL OR (o.claimed_at <= $3 AND COALESCE(o.claimed_by, '') <> $2)) "
+                f"AND {_shard_filter(shards)} AND {where} "
                 "FOR UPDATE OF o SKIP LOCKED) RETURNING id, game_id, version, text, pings, board",
                 now,
                 claimer,

@@ -144,14 +144,16 @@ class ConductorBot(discord.Client):
         except Exception:
             log.exception("start-up repair failed; unannounced moves stay pending until the next try")
             return
+        testhooks.after_claim(len(pending))
         if pending:
             log.info("posting %d pending announcements", len(pending))
             self._track(asyncio.create_task(self._post_pending(pending), name="outbox-repair"))
 
     async def _retake_expired(self) -> None:
         """Every lease period, claim and post the announcements whose claim ran out: those a process
-        killed between claiming and posting left (this process's predecessor, or another shard process),
-        and this process's own whose post failed. Not tracked as in flight: shutdown cancels it."""
+        killed between claiming and posting left (this process's predecessor, or another shard process).
+        Never this process's own claims (one may still be on its way; one whose post failed is taken
+        by the next start). Not tracked as in flight: shutdown cancels it."""
         while not self.draining:
             await asyncio.sleep(self.settings.outbox_lease)
             try:

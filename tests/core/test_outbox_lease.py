@@ -54,7 +54,9 @@ async def test_a_claim_leases_an_announcement_until_it_is_posted_or_its_lease_ru
         ]
         await store.mark_announced(second)  # posted: it and the older one of its game are gone
         assert [r.id for r in await store.pending_announcements()] == [third]
-        clock.now += 1000.0
+        clock.now += 1000.0  # a claimer never takes back its own claim (it may still be posting it) ...
+        assert await store.claim_announcements(claimer="two", lease=60.0) == []
+        # ... anyone else does, once it is older than the lease.
         assert [r.id for r in await store.claim_announcements(claimer="four", lease=60.0)] == [third]
     finally:
         await store.close()
