@@ -73,6 +73,17 @@ def bot_cpu(pid: int) -> dict[str, float]:
     return {"bot": _cpu_seconds(pid), "workers": workers}
 
 
+async def read_stall(path: Path) -> dict[str, Any]:
+    """The stall monitor's file; read again if caught mid-write (older monitors rewrite it in place)."""
+    for _ in range(20):
+        try:
+            found: dict[str, Any] = json.loads(path.read_text())
+            return found
+        except ValueError:
+            await asyncio.sleep(0.05)
+    raise RuntimeError(f"cannot read {path}")
+
+
 def _ms(seconds: float) -> float | None:
     """Milliseconds, or None (JSON null) for a percentile that falls on a lost answer."""
     return round(seconds * 1000, 1) if math.isfinite(seconds) else None
@@ -176,7 +187,7 @@ async def run_level(
     elapsed = time.perf_counter() - began
     cpu_after = bot_cpu(pid)
     await asyncio.sleep(0.4)
-    stall = json.loads(stall_file.read_text())
+    stall = await read_stall(stall_file)
     samples = [s for t in tables for s in t.samples]
     answers = [s[2] for s in samples]
     with_image = [s[2] for s in samples if s[3]]

@@ -70,7 +70,9 @@ class StallMonitor:
 
     def _write(self) -> None:
         try:
-            self.path.write_text(
+            # Written aside, then renamed over the file: a reader never sees it empty or half written.
+            aside = self.path.with_suffix(".tmp")
+            aside.write_text(
                 json.dumps(
                     {
                         "max_stall_ms": round(self.max_stall * 1000, 1),
@@ -79,5 +81,6 @@ class StallMonitor:
                     }
                 )
             )
+            os.replace(aside, self.path)
         except OSError as exc:
             log.warning("cannot write stall file %s: %s", self.path, exc)
