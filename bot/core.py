@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import random
 import secrets
+import socket
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
@@ -34,6 +36,7 @@ from bot.table import labelled_moves, summary_of
 from games.base import GameSpec, IllegalMove
 from games.notation import suggest
 from storage import Announcement, GameRow, OutboxRow, Shards, StaleVersion, Store, TableRow
+from storage.db import OUTBOX_LEASE_SECONDS
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
@@ -70,8 +73,14 @@ class Conductor:
         render_executor: Executor | None = None,
         shards: Shards | None = None,
         web_url: str | None = None,
+        outbox_lease: float = OUTBOX_LEASE_SECONDS,
     ) -> None:
         self.store = store
+        # Pending announcements this process claims are leased to it under this name for
+        # ``outbox_lease`` seconds: unique per process, so a restarted process never mistakes the claims
+        # of the one before (which may still be posting, in a rolling restart) for its own.
+        self.claimer = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.outbox_lease = outbox_lease
         self.web_url = web_url  # the replay viewer's address; finished games link to it (None: off)
         # The shards this process runs (None: every guild): its timers, start-up repair and pending
         # announcements are only those of its guilds; other processes own the rest.
@@ -410,21 +419,27 @@ class Conductor:
                 continue
             async with self._lock(row.guild_id, row.channel_id):
                 await self._repair_game(row.id)
+        return await self.pending_posts(channel)
+
+    async def pending_posts(self, channel: tuple[str, str] | None = None) -> list[tuple[str, str, Reply]]:
+        """One post per channel whose announcements were not all posted (the latest board, the texts and
+        pings not yet sent), for the announcements this process could claim: those nobody claimed, and
+        those whose claim by another process ran out (one that died between claiming and posting). A claimed
+        announcement stays stored until the front end reports it posted (``announced``), so each goes
+        out once however many processes start, and a kill before the post loses nothing.
+        ``channel``: a front end serving one channel (the console) takes only that channel's."""
         posts = []
         pending: dict[int, list[OutboxRow]] = {}
-        # Claimed (marked posted as taken): however many processes start at once, each goes out once.
-        # ``channel``: a front end serving one channel (the console) takes only that channel's.
-        for entry in await self.store.claim_announcements(self.shards, channel):
+        for entry in await self.store.claim_announcements(self.shards, channel, self.claimer, self.outbox_lease):
             pending.setdefault(entry.game_id, []).append(entry)
         for game_id, entries in pending.items():
             found = await self.store.table_by_id(game_id)
-            if found is None:
-                continue
             try:
-                loaded = self._load(found)
+                loaded = None if found is None else self._load(found)
             except DamagedGame:
-                continue
-            if loaded is None:
+                loaded = None
+            if loaded is None:  # nothing can be posted for it, now or later: drop it, not re-lease it
+                await self.store.mark_announced(entries[-1].id)
                 continue
             game = loaded
             reply = Reply(

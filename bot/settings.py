@@ -14,6 +14,7 @@ from pathlib import Path
 from dotenv import load_dotenv
 
 from storage import DEFAULT_PATH, Shards, is_postgres, sqlite_path
+from storage.db import OUTBOX_LEASE_SECONDS
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,9 @@ class Settings:
     # SHARD_COUNT / SHARD_IDS: this process runs shards ``shard_ids`` of ``shard_count`` (None: unsharded).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # OUTBOX_LEASE_SECONDS: how long an announcement claimed for posting stays with this process before
+    # another (or this one's successor, after a crash) may claim it again.
+    outbox_lease: float = OUTBOX_LEASE_SECONDS
 
     @property
     def database(self) -> str:
@@ -109,4 +113,17 @@ def load_settings(env_file: str | None = None) -> Settings:
         shard_ids=shard_ids,
         web_bind=os.environ.get("WEB_BIND", "").strip() or None,
         web_url=os.environ.get("WEB_URL", "").strip() or None,
+        outbox_lease=_lease(os.environ.get("OUTBOX_LEASE_SECONDS", "")),
     )
+
+
+def _lease(text: str) -> float:
+    if not text.strip():
+        return OUTBOX_LEASE_SECONDS
+    try:
+        lease = float(text)
+    except ValueError:
+        lease = -1.0
+    if not lease > 0:  # also NaN
+        raise SettingsError(f"OUTBOX_LEASE_SECONDS must be a positive number of seconds, not {text.strip()!r}")
+    return lease

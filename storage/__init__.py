@@ -12,7 +12,6 @@ from storage.db import (
     Announcement,
     ChannelBusy,
     GameRow,
-    ListedGame,
     Maintenance,
     MoveRecord,
     MoveRow,
@@ -23,9 +22,9 @@ from storage.db import (
     Store,
     StoreError,
     TableRow,
-    TimerRow,
 )
 from storage.shards import Shards, shard_of
+from storage.shared import ListedGame, TimerRow
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 

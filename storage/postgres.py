@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Literal
 
 from games.base import GameStatus
@@ -25,16 +25,14 @@ from storage.community import CommunityStore, GameResults, finish_action
 from storage.db import (
     _GAME_COLUMNS,
     _MOVE_COLUMNS,
-    _TIMER_COLUMNS,
+    _OUTBOX_COLUMNS,
     ARCHIVE_SQL,
     CLOSED_STATUSES,
-    LIST_PAGE_SQL,
     OPEN_STATUSES,
-    WAITING_PAGE_SQL,
+    OUTBOX_LEASE_SECONDS,
     Announcement,
     ChannelBusy,
     GameRow,
-    ListedGame,
     Maintenance,
     MoveRecord,
     MoveRow,
@@ -51,11 +49,13 @@ from storage.db import (
     compress,
     dumps,
     move_rows,
+    outbox_rows,
     sound_timers,
     waiting_text,
 )
 from storage.postgres_migrate import migrate_postgres
 from storage.shards import Shards
+from storage.shared import SharedStatements, WriteResult, returns_id
 
 try:  # an optional extra: pip install -e ".[postgres]"
     import asyncpg
@@ -111,15 +111,7 @@ def _affected(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-@dataclass(frozen=True)
-class WriteResult:
-    """What ``_write`` returns, shaped like the SQLite cursor fields callers read."""
-
-    rowcount: int
-    lastrowid: int | None = None
-
-
-class PostgresStore(CommunityStore):
+class PostgresStore(CommunityStore, SharedStatements):
     """Async access to a PostgreSQL database. Open with ``await PostgresStore.open(url)``.
 
     A connection pool serves concurrent commands; each transaction has its own connection, so no
@@ -187,7 +179,7 @@ class PostgresStore(CommunityStore):
         when the statement ends in ``RETURNING id``; otherwise None (PostgreSQL has no implicit last row id)."""
         statement = placeholders(sql)
         async with self._connection() as connection:
-            if statement.rstrip().upper().endswith("RETURNING ID"):
+            if returns_id(statement):
                 row = await connection.fetchrow(statement, *params)
                 return WriteResult(1 if row else 0, int(row[0]) if row else None)
             return WriteResult(_affected(await connection.execute(statement, *params)))
@@ -293,26 +285,6 @@ class PostgresStore(CommunityStore):
             (user_id, *wanted),
         )
         return [_game(row) for row in rows]
-
-    # ----- one query per page of /game list and /game mygames (see Store.list_page) -------------
-
-    async def list_page(
-        self, guild_id: str, aborted_since: float, offset: int, limit: int
-    ) -> tuple[list[ListedGame], int]:
-        rows = await self._all(LIST_PAGE_SQL, (guild_id, aborted_since, limit, offset))
-        return [ListedGame(*row[:6]) for row in rows], (int(rows[0][6]) if rows else 0)
-
-    async def waiting_page(self, user_id: str, offset: int, limit: int) -> tuple[list[ListedGame], int]:
-        rows = await self._all(WAITING_PAGE_SQL, (user_id, limit, offset))
-        return [ListedGame(*row[:7]) for row in rows], (int(rows[0][7]) if rows else 0)
-
-    async def set_listing(self, game_id: int, version: int, listing: str, waiting: Sequence[int]) -> bool:
-        """Fill in a row's listing (rows written before migration 7) if the game is still at ``version``."""
-        written = await self._write(
-            "UPDATE games SET listing = ?, waiting = ? WHERE id = ? AND version = ?",
-            (listing, waiting_text(waiting), game_id, version),
-        )
-        return written.rowcount == 1
 
     async def update_game(
         self,
@@ -526,34 +498,36 @@ class PostgresStore(CommunityStore):
         )
 
     async def pending_announcements(self) -> list[OutboxRow]:
-        rows = await self._all(
-            "SELECT id, game_id, version, text, pings, board FROM outbox WHERE posted_at IS NULL ORDER BY id"
+        return outbox_rows(
+            await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox o WHERE o.posted_at IS NULL ORDER BY o.id")
         )
-        return [
-            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-            for i, g, v, text, pings, board in rows
-        ]
 
     async def claim_announcements(
-        self, shards: Shards | None = None, channel: tuple[str, str] | None = None
+        self,
+        shards: Shards | None = None,
+        channel: tuple[str, str] | None = None,
+        claimer: str = "",
+        lease: float = OUTBOX_LEASE_SECONDS,
     ) -> list[OutboxRow]:
-        """Take the pending announcements of ``shards``' guilds (or of one (guild, channel)) for posting:
-        they are deleted as they are taken (the outbox only holds what is still to post), so of several
-        processes claiming at once each row goes to exactly one (rows another process is claiming are
-        skipped, not waited for)."""
-        where = "TRUE" if channel is None else "g.guild_id = $1 AND g.channel_id = $2"
+        """Lease the pending announcements of ``shards``' guilds (or of one (guild, channel)) to
+        ``claimer`` for posting (see Store.claim_announcements): rows stay until posted, another
+        claimer's claim older than ``lease`` seconds is taken again, and of several processes claiming
+        at once each row goes to one (rows another process is claiming are skipped, not waited for)."""
+        now = self._clock()
+        where = "TRUE" if channel is None else "g.guild_id = $4 AND g.channel_id = $5"
         async with self._pool.acquire() as connection, connection.transaction():
             rows = await connection.fetch(
-                "DELETE FROM outbox WHERE id IN ("
-                "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id "
-                f"WHERE o.posted_at IS NULL AND {_shard_filter(shards)} AND {where} FOR UPDATE OF o SKIP LOCKED"
-                ") RETURNING id, game_id, version, text, pings, board",
+                "UPDATE outbox SET claimed_at = $1, claimed_by = $2 WHERE id IN ("
+                "SELECT o.id FROM outbox o JOIN games g ON g.id = o.game_id WHERE o.posted_at IS NULL "
+                "AND (o.claimed_at IS NULL OR (o.claimed_at <= $3 AND COALESCE(o.claimed_by, '') <> $2)) "
+                f"AND {_shard_filter(shards)} AND {where} "
+                "FOR UPDATE OF o SKIP LOCKED) RETURNING id, game_id, version, text, pings, board",
+                now,
+                claimer,
+                now - lease,
                 *(channel or ()),
             )
-        return [
-            OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-            for i, g, v, text, pings, board in sorted(rows, key=lambda r: r[0])
-        ]
+        return outbox_rows(rows)
 
     # ----- seats -------------------------------------------------------------------------
 
@@ -591,46 +565,10 @@ class PostgresStore(CommunityStore):
 
     # ----- timers ------------------------------------------------------------------------
 
-    async def add_timer(
-        self, kind: str, due_at: float, game_id: int | None = None, payload: dict[str, Any] | None = None
-    ) -> int:
-        written = await self._write(
-            "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
-            (game_id, kind, due_at, dumps(payload or {}), self._clock()),
-        )
-        return written.lastrowid or 0
-
-    async def cancel_timers(self, game_id: int, kinds: Iterable[str] | None = None) -> None:
-        if kinds is None:
-            await self._write("DELETE FROM timers WHERE game_id = ?", (game_id,))
-            return
-        async with self._pool.acquire() as connection:
-            await connection.execute(
-                "DELETE FROM timers WHERE game_id = $1 AND kind = ANY($2::text[])", game_id, list(kinds)
-            )
-
-    async def _timers(self, where: str, params: tuple[Any, ...], limit: str = "") -> list[TimerRow]:
-        """Timers, oldest due first; one whose payload cannot be decoded is logged and deleted (see
-        storage.db.sound_timers)."""
-        rows = await self._all(
-            f"SELECT {_TIMER_COLUMNS} FROM timers t LEFT JOIN games g ON g.id = t.game_id {where} "
-            f"ORDER BY t.due_at, t.id {limit}",
-            params,
-        )
-        found, bad = sound_timers(rows)
-        for timer_id in bad:
-            await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))
-        if bad and limit:
-            return await self._timers(where, params, limit)  # the one found was bad: the next one
-        return found
-
     async def next_timer(self, shards: Shards | None = None) -> TimerRow | None:
         """The next timer of ``shards``' guilds (default: of every guild)."""
         found = await self._timers(f"WHERE {_shard_filter(shards)}", (), "LIMIT 1")
         return found[0] if found else None
-
-    async def due_timers(self, now: float) -> list[TimerRow]:
-        return await self._timers("WHERE t.due_at <= ?", (now,))
 
     async def claim_due_timers(self, now: float, shards: Shards | None = None) -> list[TimerRow]:
         """Take (delete) the due timers of ``shards``' guilds: each goes to exactly one process, rows
@@ -645,46 +583,6 @@ class PostgresStore(CommunityStore):
             )
         # Already taken (deleted): one that cannot be decoded is logged and dropped, the others fire.
         return sound_timers(sorted(rows, key=lambda r: (r[3], r[0])))[0]
-
-    async def timers(self, game_id: int) -> list[TimerRow]:
-        return await self._timers("WHERE t.game_id = ?", (game_id,))
-
-    async def delete_timer(self, timer_id: int) -> bool:
-        return (await self._write("DELETE FROM timers WHERE id = ?", (timer_id,))).rowcount == 1
-
-    # ----- settings ----------------------------------------------------------------------
-
-    async def channel_setting(self, guild_id: str, channel_id: str, key: str) -> str | None:
-        row = await self._one(
-            "SELECT value FROM channel_settings WHERE guild_id = ? AND key = ? AND channel_id IN (?, '*') "
-            "ORDER BY channel_id = '*' LIMIT 1",
-            (guild_id, key, channel_id),
-        )
-        return row[0] if row else None
-
-    async def set_channel_setting(self, guild_id: str, channel_id: str, key: str, value: str | None) -> None:
-        if value is None:
-            await self._write(
-                "DELETE FROM channel_settings WHERE guild_id = ? AND channel_id = ? AND key = ?",
-                (guild_id, channel_id, key),
-            )
-        else:
-            await self._write(
-                "INSERT INTO channel_settings (guild_id, channel_id, key, value) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, channel_id, key) DO UPDATE SET value = excluded.value",
-                (guild_id, channel_id, key, value),
-            )
-
-    async def user_setting(self, user_id: str, key: str) -> str | None:
-        row = await self._one("SELECT value FROM user_settings WHERE user_id = ? AND key = ?", (user_id, key))
-        return row[0] if row else None
-
-    async def set_user_setting(self, user_id: str, key: str, value: str) -> None:
-        await self._write(
-            "INSERT INTO user_settings (user_id, key, value) VALUES (?, ?, ?) "
-            "ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-            (user_id, key, value),
-        )
 
     # ----- maintenance (`conductor vacuum`) ------------------------------------------------------
 

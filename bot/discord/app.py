@@ -101,6 +101,7 @@ class ConductorBot(discord.Client):
         self._shutdown: asyncio.Task[None] | None = None
         self._released = False
         self.web: AppRunner | None = None
+        self._retake: asyncio.Task[None] | None = None
 
     async def setup_hook(self) -> None:
         """After login, before the gateway connects. Commands are not synced here (`conductor sync`)."""
@@ -118,6 +119,7 @@ class ConductorBot(discord.Client):
             render_executor=self.render_pool,
             shards=self.settings.shards,
             web_url=self.settings.web_link_base,
+            outbox_lease=self.settings.outbox_lease,
         )
         if self.settings.web_bind:  # the optional replay viewer (off unless WEB_BIND is set)
             self.web = await web_server.start(self.store, web_server.parse_bind(self.settings.web_bind))
@@ -143,14 +145,32 @@ class ConductorBot(discord.Client):
     async def _repair(self) -> None:
         """After a crash: bot turns that are due are played, lost timers restored, and every channel
         with announcements not yet posted gets its latest state (posted in the background)."""
+        self._retake = asyncio.create_task(self._retake_expired(), name="outbox-lease")
         try:
             pending = await self.conductor.repair()
         except Exception:
-            log.exception("start-up repair failed; unannounced moves stay pending until the next start")
+            log.exception("start-up repair failed; unannounced moves stay pending until the next try")
             return
+        testhooks.after_claim(len(pending))
         if pending:
             log.info("posting %d pending announcements", len(pending))
             self._track(asyncio.create_task(self._post_pending(pending), name="outbox-repair"))
+
+    async def _retake_expired(self) -> None:
+        """Every lease period, claim and post the announcements whose claim ran out: those a process
+        killed between claiming and posting left (this process's predecessor, or another shard process).
+        Never this process's own claims (one may still be on its way; one whose post failed is taken
+        by the next start). Not tracked as in flight: shutdown cancels it."""
+        while not self.draining:
+            await asyncio.sleep(self.settings.outbox_lease)
+            try:
+                pending = [] if self.draining else await self.conductor.pending_posts()
+            except Exception:
+                log.exception("claiming announcements whose lease ran out failed; trying again later")
+                continue
+            if pending:
+                log.info("posting %d announcements whose claim ran out", len(pending))
+                await self._post_pending(pending)
 
     async def _post_pending(self, pending: list[tuple[str, str, Reply]]) -> None:
         for guild, channel, reply in pending:
@@ -213,6 +233,8 @@ class ConductorBot(discord.Client):
                 await self.dispatcher.stop(grace=DRAIN_SECONDS)
             if self.stall is not None:
                 self.stall.stop()
+            if self._retake is not None:
+                self._retake.cancel()
             if self.render_pool is not None:  # absent if setup_hook never ran
                 self.render_pool.shutdown(wait=False, cancel_futures=True)
             if self.web is not None:

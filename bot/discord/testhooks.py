@@ -9,6 +9,8 @@ CONDUCTOR_TEST_RENDER_DELAY=<seconds>   every board drawing waits this long firs
 CONDUCTOR_TEST_KILL_AFTER=<text>        the bot process SIGKILLs itself as soon as the core has
                                          accepted a command whose text starts with <text>: the change
                                          is committed, nothing about it has been posted yet
+CONDUCTOR_TEST_KILL_AFTER_CLAIM=1       the bot process SIGKILLs itself when start-up repair has
+                                         claimed pending announcements, before posting any of them
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ T = TypeVar("T")
 GATE = "CONDUCTOR_TEST_HOOKS"
 RENDER_DELAY = "CONDUCTOR_TEST_RENDER_DELAY"
 KILL_AFTER = "CONDUCTOR_TEST_KILL_AFTER"
+KILL_AFTER_CLAIM = "CONDUCTOR_TEST_KILL_AFTER_CLAIM"
 
 
 def enabled() -> bool:
@@ -80,7 +83,17 @@ def after_core(text: str, reply: Reply) -> None:
     """Called when the core has answered ``text`` and before anything is posted."""
     prefix = _setting(KILL_AFTER)
     if prefix and reply.ok and text.startswith(prefix):
-        log.warning("test hook: SIGKILL right after %r was committed", text)
-        for handler in logging.getLogger().handlers:
-            handler.flush()
-        os.kill(os.getpid(), signal.SIGKILL)
+        _kill(f"right after {text!r} was committed")
+
+
+def after_claim(claimed: int) -> None:
+    """Called when start-up repair has claimed ``claimed`` announcements, before any is posted."""
+    if claimed and _setting(KILL_AFTER_CLAIM) == "1":
+        _kill(f"after claiming {claimed} pending announcements")
+
+
+def _kill(when: str) -> None:
+    log.warning("test hook: SIGKILL %s", when)
+    for handler in logging.getLogger().handlers:
+        handler.flush()
+    os.kill(os.getpid(), signal.SIGKILL)

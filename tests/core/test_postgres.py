@@ -117,7 +117,8 @@ async def test_pending_announcements_are_claimed_by_exactly_one_of_two_stores(st
             ids.append(outbox)
         a, b = await asyncio.gather(first.claim_announcements(), second.claim_announcements())
         assert sorted([r.id for r in a] + [r.id for r in b]) == sorted(ids)
-        assert await first.pending_announcements() == [] and await second.claim_announcements() == []
+        # Leased, not deleted: still pending until posted, but not claimable again within the lease.
+        assert len(await first.pending_announcements()) == 20 and await second.claim_announcements() == []
     finally:
         await first.close()
         await second.close()
