@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, movegen
+from games.trains import ai, ai_rollout, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -34,6 +34,9 @@ _WASTE = 0.15  # the Waste a rail or a station brings clogs later hands
 _BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying plan is kept
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
+_ROLL_UNTIL = 6.0  # projected own turns left under which buys are judged by level-1 rollouts
+_ROLL_SAMPLES = 6  # determinizations per rollout decision
+_ROLL_TOP = 3  # the model's best singles tried by rollouts
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
 
@@ -142,6 +145,30 @@ def _affordable(state: State) -> list[str]:
     return [s for s in state["piles"] if state["supply"][s] > 0 and CARDS[s].cost <= money]
 
 
+def _buy_move(state: State, chosen: tuple[str, ...]) -> Move:
+    slug = max(chosen, key=lambda s: (CARDS[s].cost, s))  # the dearer first: the money then fits the other
+    early = state["turn"]["early"] and CARDS[slug].type != "victory"
+    return {MOVE_KEY: "buy", "card": slug, "top": early}
+
+
+def _rolled_buy(
+    state: State, seat: int, model_best: tuple[str, ...], ranked: list[tuple[str, ...]], rng: Rng
+) -> Move | None:
+    """Among level 1's buy, the model's best and its top singles, and buying nothing: the one
+    whose level-1 rollouts end best."""
+    candidates: list[Move] = [{MOVE_KEY: "end"}]
+    for move in ai._buys(state, seat):
+        candidates.append(move)
+        break
+    for chosen in [model_best, *ranked[:_ROLL_TOP]]:
+        if chosen:
+            move = _buy_move(state, chosen)
+            if move not in candidates:
+                candidates.append(move)
+    move = ai_rollout.best_move(state, seat, candidates, _ROLL_SAMPLES, rng)
+    return None if move[MOVE_KEY] == "end" else move
+
+
 def _choose_buy(state: State, seat: int) -> Move | None:
     if state["turn"]["money"] < 1:
         return None
@@ -154,6 +181,7 @@ def _choose_buy(state: State, seat: int) -> Move | None:
         return None
     cards = all_cards(state["players"][seat])
     rng = _rng(state, seat)
+    roll = horizon <= _ROLL_UNTIL
     width = len(cards) + 2
     orders = [[rng.below(1 << 30) / (1 << 30) for _ in range(width)] for _ in range(_SAMPLES)]
 
@@ -175,11 +203,11 @@ def _choose_buy(state: State, seat: int) -> Move | None:
                 value = judge((a, b))
                 if value > best[0] + 1e-9:
                     best = (value, (a, b))
+    if roll:
+        return _rolled_buy(state, seat, best[1], [c for _, c in singles], rng)
     if not best[1]:
         return None
-    slug = max(best[1], key=lambda s: (CARDS[s].cost, s))  # the dearer first: the money then fits the other
-    early = state["turn"]["early"] and CARDS[slug].type != "victory"
-    move = {MOVE_KEY: "buy", "card": slug, "top": early}
+    move = _buy_move(state, best[1])
     try:
         apply(state, seat, move)
     except IllegalMove:
