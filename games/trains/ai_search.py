@@ -18,7 +18,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, ai_rollout, movegen
+from games.trains import ai, ai_play, ai_rollout, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -37,6 +37,7 @@ _LATE = 4  # simulated last turns in which money buys victory cards
 _ROLL_UNTIL = 6.0  # projected own turns left under which buys are judged by level-1 rollouts
 _ROLL_SAMPLES = 6  # determinizations per rollout decision
 _ROLL_TOP = 3  # the model's best singles tried by rollouts
+_STATION_RULE = True  # level 2 places stations by ai_play (tuning switch)
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
 
@@ -57,10 +58,15 @@ def choose(state: State, seat: int) -> Move:
 
 
 def _plays(state: State, seat: int) -> Iterator[Move]:
-    """Level 1's candidates before its buys (cards, rails, stations)."""
+    """Level 1's candidates before its buys (cards, rails), with level 2's own stations."""
     for move in ai._candidates(state, seat):
         if move[MOVE_KEY] in ("buy", "end"):
             return
+        if _STATION_RULE and ai_play.is_plain_station(move):
+            mine = ai_play.station_move(state, seat, str(move["card"]))
+            if mine is not None:
+                yield mine
+            continue
         yield move
 
 
