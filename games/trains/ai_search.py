@@ -1,8 +1,9 @@
 """Trains level 2: level 1's card play, with the end-game buys chosen by determinized Monte Carlo.
 
-Playing cards, laying rails and placing stations follow level 1 (its candidates, checked with
-``apply``), and so does buying while the projected end of the game is far (``_BUILD_UNTIL`` own
-turns): its plan builds the network and the deck well. In the last turns, what to buy decides
+Playing cards and laying rails follow level 1 (its candidates, checked with ``apply``); stations
+go only where they gain over the other seats (ai_play.py); and buying while the projected end of
+the game is far (``_BUILD_UNTIL`` own turns) follows level 1's plan, minus station cards with no
+such city to use them (ai_buy.py). In the last turns, what to buy decides
 the game, so level 2 searches it: every affordable card (and pairs of the best few) is judged by
 simulating the bot's own remaining turns over several determinized orders of its own cards (the
 composition it knows, never the true order of its draw pile, and nothing of any other seat's
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, ai_play, ai_rollout, movegen
+from games.trains import ai, ai_buy, ai_play, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -34,9 +35,6 @@ _WASTE = 0.15  # the Waste a rail or a station brings clogs later hands
 _BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying plan is kept
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
-_ROLL_UNTIL = 6.0  # projected own turns left under which buys are judged by level-1 rollouts
-_ROLL_SAMPLES = 6  # determinizations per rollout decision
-_ROLL_TOP = 3  # the model's best singles tried by rollouts
 _STATION_RULE = True  # level 2 places stations by ai_play (tuning switch)
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
@@ -157,37 +155,16 @@ def _buy_move(state: State, chosen: tuple[str, ...]) -> Move:
     return {MOVE_KEY: "buy", "card": slug, "top": early}
 
 
-def _rolled_buy(
-    state: State, seat: int, model_best: tuple[str, ...], ranked: list[tuple[str, ...]], rng: Rng
-) -> Move | None:
-    """Among level 1's buy, the model's best and its top singles, and buying nothing: the one
-    whose level-1 rollouts end best."""
-    candidates: list[Move] = [{MOVE_KEY: "end"}]
-    for move in ai._buys(state, seat):
-        candidates.append(move)
-        break
-    for chosen in [model_best, *ranked[:_ROLL_TOP]]:
-        if chosen:
-            move = _buy_move(state, chosen)
-            if move not in candidates:
-                candidates.append(move)
-    move = ai_rollout.best_move(state, seat, candidates, _ROLL_SAMPLES, rng)
-    return None if move[MOVE_KEY] == "end" else move
-
-
 def _choose_buy(state: State, seat: int) -> Move | None:
     if state["turn"]["money"] < 1:
         return None
     if not any(m[MOVE_KEY] == "buy" for m in movegen.legal_moves(state, seat)):
         return None
     horizon = turns_left(state, seat)
-    if horizon > _BUILD_UNTIL:  # building the network and the deck: level 1's plan serves well
-        for move in ai._buys(state, seat):
-            return move
-        return None
+    if horizon > _BUILD_UNTIL:  # building the network and the deck: level 1's plan, adapted
+        return ai_buy.build_buy(state, seat)
     cards = all_cards(state["players"][seat])
     rng = _rng(state, seat)
-    roll = horizon <= _ROLL_UNTIL
     width = len(cards) + 2
     orders = [[rng.below(1 << 30) / (1 << 30) for _ in range(width)] for _ in range(_SAMPLES)]
 
@@ -209,8 +186,6 @@ def _choose_buy(state: State, seat: int) -> Move | None:
                 value = judge((a, b))
                 if value > best[0] + 1e-9:
                     best = (value, (a, b))
-    if roll:
-        return _rolled_buy(state, seat, best[1], [c for _, c in singles], rng)
     if not best[1]:
         return None
     move = _buy_move(state, best[1])

@@ -80,23 +80,23 @@ def test_level_two_never_reads_other_hands_or_any_deck_order() -> None:
 
 
 def _late_buy_states() -> list[tuple[dict[str, Any], int]]:
-    """2-player states in the last turns, where level 2 judges its buy by rollouts, with money to spend."""
+    """2-player states in the last turns, where level 2 searches its buy, with money to spend."""
     found = []
     for seed in (3, 8):
         state = GAME.setup(["ann", "bob"], {"map": "tokyo"}, seed)
         while not GAME.status(state).finished and len(found) < (6 if seed == 8 else 3):
             seat = GAME.status(state).to_act[0]
             move = GAME.bot_move(state, seat, 1)
-            late = state["phase"] == "play" and turns_left(state, seat) <= ai_search._ROLL_UNTIL
+            late = state["phase"] == "play" and turns_left(state, seat) <= ai_search._BUILD_UNTIL
             if late and move["verb"] in ("buy", "end") and state["turn"]["money"] >= 3:
                 found.append((state, seat))
             state, _ = GAME.apply(state, seat, move)
     return found
 
 
-def test_rollout_buys_never_read_other_hands_discards_deck_order_or_the_seed() -> None:
-    """The rollouts determinize: another seat's hand, deck and discard pile dealt afresh, the bot's
-    own draw pile re-ordered, or the engine's shuffle seed changed, the bot's buy is the same."""
+def test_late_buys_never_read_other_hands_discards_deck_order_or_the_seed() -> None:
+    """Another seat's hand, deck and discard pile dealt afresh, the bot's own draw pile re-ordered,
+    or the engine's shuffle seed changed: the bot's buy in the searched last turns is the same."""
     states = _late_buy_states()
     assert len(states) >= 4
     for state, seat in states:
