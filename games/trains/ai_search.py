@@ -27,7 +27,7 @@ from games.trains.scoring import rails_on_board
 
 _SAMPLES = 16  # determinized futures per decision
 _HORIZON = 16  # simulated own turns at most
-_RAIL_VP = 1.6  # points a rail brings on average
+_RAIL_VP = 1.0  # points a rail brings on average (1.6 before: stations now go only where they gain)
 _STATION_VP = 1.5  # points a station card brings
 _EARLY_MONEY = 1.6  # points per coin early
 _PACE = 1.5  # scales the projected end: level 2 plans for a somewhat longer game than the raw pace
