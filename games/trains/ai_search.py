@@ -163,7 +163,7 @@ def _choose_buy(state: State, seat: int) -> Move | None:
     horizon = turns_left(state, seat)
     if horizon > _BUILD_UNTIL:  # building the network and the deck: level 1's plan, adapted
         return ai_buy.build_buy(state, seat)
-    cards = all_cards(state["players"][seat])
+    cards = sorted(all_cards(state["players"][seat]))  # sorted: the samples must not follow the deck order
     rng = _rng(state, seat)
     width = len(cards) + 2
     orders = [[rng.below(1 << 30) / (1 << 30) for _ in range(width)] for _ in range(_SAMPLES)]
