@@ -1,8 +1,9 @@
 """Trains level 2: level 1's card play, with the end-game buys chosen by determinized Monte Carlo.
 
-Playing cards, laying rails and placing stations follow level 1 (its candidates, checked with
-``apply``), and so does buying while the projected end of the game is far (``_BUILD_UNTIL`` own
-turns): its plan builds the network and the deck well. In the last turns, what to buy decides
+Playing cards and laying rails follow level 1 (its candidates, checked with ``apply``); stations
+go only where they gain over the other seats (ai_play.py); and buying while the projected end of
+the game is far (``_BUILD_UNTIL`` own turns) follows level 1's plan, minus station cards with no
+such city to use them (ai_buy.py). In the last turns, what to buy decides
 the game, so level 2 searches it: every affordable card (and pairs of the best few) is judged by
 simulating the bot's own remaining turns over several determinized orders of its own cards (the
 composition it knows, never the true order of its draw pile, and nothing of any other seat's
@@ -18,7 +19,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, movegen
+from games.trains import ai, ai_buy, ai_play, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -26,7 +27,7 @@ from games.trains.scoring import rails_on_board
 
 _SAMPLES = 16  # determinized futures per decision
 _HORIZON = 16  # simulated own turns at most
-_RAIL_VP = 1.6  # points a rail brings on average
+_RAIL_VP = 1.0  # points a rail brings on average (1.6 before: stations now go only where they gain)
 _STATION_VP = 1.5  # points a station card brings
 _EARLY_MONEY = 1.6  # points per coin early
 _PACE = 1.5  # scales the projected end: level 2 plans for a somewhat longer game than the raw pace
@@ -34,6 +35,7 @@ _WASTE = 0.15  # the Waste a rail or a station brings clogs later hands
 _BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying plan is kept
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
+_STATION_RULE = True  # level 2 places stations by ai_play (tuning switch)
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
 
@@ -54,10 +56,15 @@ def choose(state: State, seat: int) -> Move:
 
 
 def _plays(state: State, seat: int) -> Iterator[Move]:
-    """Level 1's candidates before its buys (cards, rails, stations)."""
+    """Level 1's candidates before its buys (cards, rails), with level 2's own stations."""
     for move in ai._candidates(state, seat):
         if move[MOVE_KEY] in ("buy", "end"):
             return
+        if _STATION_RULE and ai_play.is_plain_station(move):
+            mine = ai_play.station_move(state, seat, str(move["card"]))
+            if mine is not None:
+                yield mine
+            continue
         yield move
 
 
@@ -142,17 +149,21 @@ def _affordable(state: State) -> list[str]:
     return [s for s in state["piles"] if state["supply"][s] > 0 and CARDS[s].cost <= money]
 
 
+def _buy_move(state: State, chosen: tuple[str, ...]) -> Move:
+    slug = max(chosen, key=lambda s: (CARDS[s].cost, s))  # the dearer first: the money then fits the other
+    early = state["turn"]["early"] and CARDS[slug].type != "victory"
+    return {MOVE_KEY: "buy", "card": slug, "top": early}
+
+
 def _choose_buy(state: State, seat: int) -> Move | None:
     if state["turn"]["money"] < 1:
         return None
     if not any(m[MOVE_KEY] == "buy" for m in movegen.legal_moves(state, seat)):
         return None
     horizon = turns_left(state, seat)
-    if horizon > _BUILD_UNTIL:  # building the network and the deck: level 1's plan serves well
-        for move in ai._buys(state, seat):
-            return move
-        return None
-    cards = all_cards(state["players"][seat])
+    if horizon > _BUILD_UNTIL:  # building the network and the deck: level 1's plan, adapted
+        return ai_buy.build_buy(state, seat)
+    cards = sorted(all_cards(state["players"][seat]))  # sorted: the samples must not follow the deck order
     rng = _rng(state, seat)
     width = len(cards) + 2
     orders = [[rng.below(1 << 30) / (1 << 30) for _ in range(width)] for _ in range(_SAMPLES)]
@@ -177,9 +188,7 @@ def _choose_buy(state: State, seat: int) -> Move | None:
                     best = (value, (a, b))
     if not best[1]:
         return None
-    slug = max(best[1], key=lambda s: (CARDS[s].cost, s))  # the dearer first: the money then fits the other
-    early = state["turn"]["early"] and CARDS[slug].type != "victory"
-    move = {MOVE_KEY: "buy", "card": slug, "top": early}
+    move = _buy_move(state, best[1])
     try:
         apply(state, seat, move)
     except IllegalMove:

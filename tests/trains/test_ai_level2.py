@@ -7,7 +7,9 @@ import json
 from typing import Any
 
 from games.rng import Rng
-from games.trains import GAME
+from games.trains import GAME, ai_search
+from games.trains.ai_search import turns_left
+from games.trains.copying import clone
 from games.trains.movegen import legal_moves
 from games.trains.rules import apply, redeal
 
@@ -75,3 +77,37 @@ def test_level_two_never_reads_other_hands_or_any_deck_order() -> None:
             assert GAME.bot_move(shuffled, seat, 2) == mine
             checked += 1
     assert checked >= 8
+
+
+def _late_buy_states() -> list[tuple[dict[str, Any], int]]:
+    """2-player states in the last turns, where level 2 searches its buy, with money to spend."""
+    found = []
+    for seed in (3, 8):
+        state = GAME.setup(["ann", "bob"], {"map": "tokyo"}, seed)
+        while not GAME.status(state).finished and len(found) < (6 if seed == 8 else 3):
+            seat = GAME.status(state).to_act[0]
+            move = GAME.bot_move(state, seat, 1)
+            late = state["phase"] == "play" and turns_left(state, seat) <= ai_search._BUILD_UNTIL
+            if late and move["verb"] in ("buy", "end") and state["turn"]["money"] >= 3:
+                found.append((state, seat))
+            state, _ = GAME.apply(state, seat, move)
+    return found
+
+
+def test_late_buys_never_read_other_hands_discards_deck_order_or_the_seed() -> None:
+    """Another seat's hand, deck and discard pile dealt afresh, the bot's own draw pile re-ordered,
+    or the engine's shuffle seed changed: the bot's buy in the searched last turns is the same."""
+    states = _late_buy_states()
+    assert len(states) >= 4
+    for state, seat in states:
+        mine = GAME.bot_move(state, seat, 2)
+        other = 1 - seat
+        changed = clone(state)
+        player = changed["players"][other]
+        pool = Rng(5).shuffled([*player["hand"], *player["deck"], *player["discard"]])
+        cut, cut2 = len(player["hand"]), len(player["hand"]) + len(player["deck"])
+        player["hand"], player["deck"], player["discard"] = pool[:cut], pool[cut:cut2], pool[cut2:]
+        assert changed["players"][other]["hand"] != state["players"][other]["hand"] or cut == 0
+        changed["players"][seat]["deck"] = Rng(7).shuffled(state["players"][seat]["deck"])
+        changed["rng"] = state["rng"] ^ 0x5DEECE66D
+        assert GAME.bot_move(changed, seat, 2) == mine
