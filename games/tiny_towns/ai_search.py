@@ -38,7 +38,6 @@ _BASE, _GROW, _READY = 0.3, 0.55, 0.75  # a cube's share of its pattern's buildi
 # Per building type, added to its estimated worth (seeded solo self-play, 24 games: a Farm secures
 # the Cottages' food, a Well is cheap but its square scores little).
 _BONUS: dict[str, float] = {"farm": 1.0, "well": -0.4}
-_FLEX = 0.0  # per resource, the best step a cube of it could make: the solo deck brings all five alike
 _TOP = 4  # first-level candidates that get the depth-2 look-ahead
 _WIDTH = 4  # placements searched per resource offer at depth 2
 
@@ -137,7 +136,6 @@ class Search:
         gains: dict[tuple[int, str], float] = {}
         complete: list[Pattern] = []
         feeder = -1.0  # progress of the best viable feeder pattern (-1: none fits any more)
-        reach = dict.fromkeys(LETTERS, 0.0)  # per letter, the best step a cube of it could make
         for p, pm, n0, n1, n2, n3, n4, size, weight, feeds, squares in self._rows:
             hit = (star & pm) | (m0 & n0) | (m1 & n1) | (m2 & n2) | (m3 & n3) | (m4 & n4)
             if occupied & pm & ~hit:
@@ -162,8 +160,6 @@ class Search:
                         empty_hope[c] = hope
                     if step > gains.get((c, letter), 0.0):
                         gains[(c, letter)] = step
-                        if step > reach[letter]:
-                            reach[letter] = step
         total, unfed = self.points(cells)
         if EMPTY not in cells and not complete:  # nothing more can happen: the final score
             total -= sum(1 for t in cells if len(t) <= 1)
@@ -172,7 +168,6 @@ class Search:
             return result
         if unfed and feeder >= 0:  # a feeder can still be built: the closer it is, the surer the food
             total += _UNFED_HOPE * min(unfed, 4) * (_FEED_BASE + _FEED_GROW * feeder)
-        total += _FLEX * sum(reach.values()) / len(LETTERS)
         for c, t in enumerate(cells):
             if t == EMPTY:
                 total += empty_hope[c] + _EMPTY - 1.0
