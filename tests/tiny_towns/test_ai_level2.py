@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from games.tiny_towns import GAME
+from games.tiny_towns import GAME, ai_model
+from games.tiny_towns.ai_search import Search
+from games.tiny_towns.patterns import CELL_INDEX
 from games.tiny_towns.rules import legal_moves, redeal
 
 FIRST_GAME = {"buildings": "first-game"}
@@ -76,3 +78,19 @@ def test_level_two_never_reads_other_players_secrets() -> None:
         state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 2 if seat == 0 else 1))
         steps += 1
     assert steps == 60
+
+
+def test_level_two_search_sees_a_complete_pattern_and_builds_it() -> None:
+    """The pattern scan (flat rows) finds the one complete Tavern, and building it is worth more
+    than leaving its three cubes on the board."""
+    state = GAME.setup(["ann"], FIRST_GAME, 1)
+    cells: list[Any] = [None] * 16
+    for name, resource in (("A1", "brick"), ("B1", "brick"), ("C1", "glass")):
+        cells[CELL_INDEX[name]] = {"resource": resource}
+    state["towns"][0]["cells"] = cells
+    search = Search(state, 0)
+    town = ai_model.from_engine(cells)
+    analysis = search.analyse(town)
+    assert [p.slug for p in analysis.complete] == ["tavern"]
+    value, built = search.after_builds(town)
+    assert built.count("tavern") == 1 and value > analysis.value
