@@ -9,17 +9,25 @@ CONDUCTOR_TEST_RENDER_DELAY=<seconds>   every board drawing waits this long firs
 CONDUCTOR_TEST_KILL_AFTER=<text>        the bot process SIGKILLs itself as soon as the core has
                                          accepted a command whose text starts with <text>: the change
                                          is committed, nothing about it has been posted yet
+CONDUCTOR_TEST_REPORT_HANDLED=1         when the task handling an interaction has ended (every answer,
+                                         follow-up and channel post of it sent), the bot tells the
+                                         fake Discord: POST /_test/interactions/<id>/handled. Tests
+                                         wait for that instead of for a quiet period.
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
 import signal
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from discord.http import HTTPClient, Route
 
 from bot.replies import Reply
 
@@ -28,6 +36,8 @@ T = TypeVar("T")
 GATE = "CONDUCTOR_TEST_HOOKS"
 RENDER_DELAY = "CONDUCTOR_TEST_RENDER_DELAY"
 KILL_AFTER = "CONDUCTOR_TEST_KILL_AFTER"
+REPORT_HANDLED = "CONDUCTOR_TEST_REPORT_HANDLED"
+_reports: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks
 
 
 def enabled() -> bool:
@@ -84,3 +94,27 @@ def after_core(text: str, reply: Reply) -> None:
         for handler in logging.getLogger().handlers:
             handler.flush()
         os.kill(os.getpid(), signal.SIGKILL)
+
+
+def report_when_handled(http: HTTPClient, interaction_id: int) -> None:
+    """Called from inside the task that handles ``interaction_id``: when that task ends, however it
+    ends, the fake Discord is told (the test's explicit "done" for the interaction)."""
+    task = asyncio.current_task()
+    if task is None or _setting(REPORT_HANDLED) != "1":
+        return
+
+    def ended(_: asyncio.Task[object]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closing: nobody waits any more
+            report = asyncio.get_running_loop().create_task(_report(http, interaction_id))
+            _reports.add(report)
+            report.add_done_callback(_reports.discard)
+
+    task.add_done_callback(ended)
+
+
+async def _report(http: HTTPClient, interaction_id: int) -> None:
+    route = Route("POST", "/_test/interactions/{interaction_id}/handled", interaction_id=interaction_id)
+    try:
+        await http.request(route)
+    except Exception as exc:  # a report is best effort: shutting down, or not the fake Discord
+        log.warning("test hook: could not report interaction %s handled: %s", interaction_id, exc)
