@@ -9,7 +9,7 @@ import games
 from bot import replies as R
 from bot.core import Conductor
 from storage import Store
-from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, say, snapshot
+from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, snapshot, started_two_player
 
 
 async def _three_player_round(host: Conductor) -> None:
@@ -56,3 +56,45 @@ async def test_a_two_word_move_of_a_verb_declared_not_undoable_is_refused(
     refused = await say(host, ANN, "/game undo")
     assert (refused.error, refused.private) == (R.ILLEGAL, "`/tt done` can't be taken back.")
     assert await snapshot(store) == before
+
+
+async def test_taking_back_a_secret_choice_does_not_name_it(host: Conductor, store: Store) -> None:
+    """Which monument you keep is secret: the public line names the command only."""
+    deal = "starloom,archive-of-the-second-age,cathedral-of-caterina,grand-mausoleum-of-the-rodina"
+    for actor, text in [
+        (ANN, f"/game new tiny-towns buildings=first-game monuments={deal}"),
+        (BOB, "/game join"),
+        (ANN, "/game start"),
+        (ANN, "/tt keep starloom"),
+    ]:
+        assert (await say(host, actor, text)).ok
+    undone = await say(host, ANN, "/game undo")
+    assert undone.ok and undone.public.split("\n")[0] == "ann took back `/tt monument (secret)`."
+    assert "starloom" not in (undone.public + undone.private).lower()
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None and row.state is not None and row.state["towns"][0]["monument"] is None
+
+
+async def test_taking_back_what_others_moves_rest_on_is_refused(host: Conductor, store: Store) -> None:
+    """The named resource is what bob placed: without it his placement does not replay."""
+    await _three_player_round(host)  # ann named wood
+    assert (await say(host, BOB, "/tt place B1")).ok
+    before = await snapshot(store)
+    refused = await say(host, ANN, "/game undo")
+    assert (refused.error, refused.private) == (
+        R.ILLEGAL,
+        "Too late to take that back: the moves made since depend on it.",
+    )
+    assert await snapshot(store) == before
+
+
+async def test_an_undo_and_a_rollback_post_the_board_again(store: Store) -> None:
+    """The position changed backwards: the channel gets a fresh board image with the line."""
+    drawing = Conductor(store, seed_source=lambda: 42)  # images on
+    await started_two_player(drawing)
+    for actor, text in [(ANN, "/tt announce wood"), (ANN, "/tt place A1")]:
+        assert (await say(drawing, actor, text)).ok
+    undone = await say(drawing, ANN, "/game undo")
+    assert undone.ok and len(undone.images) == 1
+    rolled = await say(drawing, MOD, "/mod rollback 0")
+    assert rolled.ok and rolled.public.startswith("mod rolled the game back to move 0.") and len(rolled.images) == 1
