@@ -4,19 +4,21 @@ Hypothesis runs derandomized by default: the same examples on every run and in C
 reproducible and a green run means the same thing twice. ``HYPOTHESIS_PROFILE=explore`` draws fresh
 random examples (and more of them) when you want to hunt for new failures locally.
 
-A throwaway PostgreSQL cluster serves the storage, host and community suites, and ``store_target``
-runs a test on each backend in turn.
+A throwaway PostgreSQL cluster serves the storage, host and community suites, ``store_target``
+runs a test on each backend in turn, and ``store`` is an open store there.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from storage import Store, open_store
 from tests.pgcluster import Cluster, start
 
 settings.register_profile(
@@ -53,3 +55,31 @@ def store_target(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "postgres":
         return str(request.getfixturevalue("postgres_url"))
     return str(tmp_path / "test.db")
+
+
+@pytest.fixture
+async def store(store_target: str) -> AsyncIterator[Store]:
+    """An open store on each backend in turn (``store_target``), closed after the test."""
+    s = await open_store(store_target)
+    yield s
+    await s.close()
+
+
+def _sqlite_workers() -> set[threading.Thread]:
+    """aiosqlite runs each open connection in a thread of its own (named after its target)."""
+    return {t for t in threading.enumerate() if t.name.endswith("(_connection_worker_thread)")}
+
+
+@pytest.fixture(autouse=True)
+def no_store_left_open() -> Iterator[None]:
+    """A test that leaves an SQLite store open fails at teardown, by name: its worker thread would
+    outlive the test. A closed store's thread ends by itself right after close(), so each new one is
+    given a moment (a join, not a sleep) before it counts as left open."""
+    before = _sqlite_workers()
+    yield
+    left = []
+    for worker in _sqlite_workers() - before:
+        worker.join(2.0)  # returns at once for a closed store's thread, which is stopping already
+        if worker.is_alive():
+            left.append(worker)
+    assert not left, f"{len(left)} SQLite store(s) left open by this test: close every store it opens"

@@ -6,20 +6,12 @@ import pytest
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
-from storage import Store, open_store
+from storage import Store
 from storage.db import dumps
 
 GUILD, CHANNEL = "g1", "c1"
 ANN, BOB, CAT = Actor("1", "ann"), Actor("2", "bob"), Actor("3", "cat")
 MOD = Actor("9", "mod", is_moderator=True)
-
-
-@pytest.fixture
-async def store(store_target: str) -> AsyncIterator[Store]:
-    """Each storage and host test runs on both backends."""
-    s = await open_store(store_target)
-    yield s
-    await s.close()
 
 
 @pytest.fixture
