@@ -63,3 +63,14 @@ async def test_a_vote_asks_then_agrees_then_aborts_and_the_last_voter_is_recorde
     final = await say(host, CAT, "/game abort")
     assert final.public == "Every player agreed: the Tiny Towns game is aborted."
     assert await _aborted_by(store) == "cat"
+
+
+async def test_mod_abort_says_so_and_cancels_the_games_timers(host: Conductor, store: Store) -> None:
+    assert (await say(host, MOD, "/mod config reminder 1")).ok
+    await _three_players(host)
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    assert await store.next_timer() is not None  # a reminder for the players still to place
+    aborted = await say(host, MOD, "/mod abort")
+    assert aborted.ok and aborted.public == "mod aborted the Tiny Towns game (moderator)."
+    assert await store.next_timer() is None
+    assert await _aborted_by(store) == "mod"

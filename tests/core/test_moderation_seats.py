@@ -73,3 +73,32 @@ async def test_someone_already_playing_cannot_take_another_seat(host: Conductor,
     refused = await host.handle(GUILD, CHANNEL, MOD, f"/mod substitute bob <@{ANN.user_id}>", names={"1": "ann"})
     assert (refused.error, refused.private) == (R.BAD_COMMAND, "ann is already playing in this game.")
     assert await snapshot(store) == before
+
+
+async def test_kicking_a_player_who_already_left_is_refused_with_the_games_reason(
+    host: Conductor, store: Store
+) -> None:
+    for actor, text in [
+        (ANN, "/game new tiny-towns buildings=first-game"),
+        (BOB, "/game join"),
+        (CAT, "/game join"),
+        (ANN, "/game start"),
+        (CAT, "/game resign confirm"),
+    ]:
+        assert (await say(host, actor, text)).ok
+    before = await snapshot(store)
+    refused = await say(host, MOD, "/mod kick cat")
+    assert (refused.error, refused.private) == (R.ILLEGAL, "You have already left this game.")
+    assert await snapshot(store) == before
+    # A kick that lands is logged as irreversible (it can't be undone).
+    assert (await say(host, MOD, "/mod kick bob")).ok
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None
+    assert [(m.text, m.irreversible) for m in await store.moves(row.id)][-1] == ("/game kick", True)
+
+
+async def test_a_substitute_named_with_an_at_sign_shows_the_name_without_it(host: Conductor) -> None:
+    for actor, text in [(ANN, "/game new tiny-towns buildings=first-game"), (BOB, "/game join"), (ANN, "/game start")]:
+        assert (await say(host, actor, text)).ok
+    taken = await host.handle(GUILD, CHANNEL, MOD, "/mod substitute bob @dave")
+    assert taken.ok and taken.public.startswith("dave takes over bob's seat.")

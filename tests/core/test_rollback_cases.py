@@ -55,3 +55,17 @@ async def test_a_log_that_no_longer_replays_is_refused_and_left_alone(host: Cond
         '("z9" is not a square: use A1 to D4 (column letter A-D, then row number 1-4).).'
     )
     assert await snapshot(store) == before
+
+
+async def test_rolling_back_to_the_last_move_of_a_finished_game_keeps_it_finished(
+    host: Conductor, store: Store
+) -> None:
+    for actor, text in [
+        (ANN, "/game new tiny-towns buildings=first-game"),
+        (ANN, "/game start solo"),
+        (ANN, "/tt announce wood"),
+        (ANN, "/game resign confirm"),
+    ]:
+        assert (await say(host, actor, text)).ok
+    kept = await say(host, MOD, "/mod rollback 2")  # every move kept: the game is over again
+    assert kept.ok and kept.status == "finished"
