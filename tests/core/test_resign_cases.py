@@ -58,3 +58,18 @@ async def test_a_resignation_is_logged_as_irreversible_and_the_game_goes_on(host
     assert row is not None
     [move] = await store.moves(row.id)
     assert (move.seat, move.text, move.irreversible) == (2, "/game resign", True)
+
+
+async def test_another_players_resignation_shows_in_the_history_of_a_game_with_secret_moves(host: Conductor) -> None:
+    """Tiny Towns hides which monument a player keeps, so the history is redacted per reader: the
+    host's own commands (a resignation) are never taken for a game's secret move."""
+    for actor, text in [
+        (ANN, "/game new tiny-towns buildings=first-game"),
+        (BOB, "/game join"),
+        (CAT, "/game join"),
+        (ANN, "/game start"),
+        (CAT, "/game resign confirm"),
+    ]:
+        assert (await say(host, actor, text)).ok
+    history = await say(host, ANN, "/game history")
+    assert history.ok and "/game resign" in history.private + history.public
