@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import itertools
 import os
-import threading
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
 from storage import Store, open_store
+from storage.postgres import PostgresStore
 from tests.pgcluster import Cluster, start
 
 settings.register_profile(
@@ -65,21 +66,30 @@ async def store(store_target: str) -> AsyncIterator[Store]:
     await s.close()
 
 
-def _sqlite_workers() -> set[threading.Thread]:
-    """aiosqlite runs each open connection in a thread of its own (named after its target)."""
-    return {t for t in threading.enumerate() if t.name.endswith("(_connection_worker_thread)")}
-
-
 @pytest.fixture(autouse=True)
-def no_store_left_open() -> Iterator[None]:
-    """A test that leaves an SQLite store open fails at teardown, by name: its worker thread would
-    outlive the test. A closed store's thread ends by itself right after close(), so each new one is
-    given a moment (a join, not a sleep) before it counts as left open."""
-    before = _sqlite_workers()
+def no_store_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test that leaves a store open fails at teardown, by name. (A leaked SQLite store's worker
+    thread dies noisily with the test's event loop, or keeps the process alive if something still
+    holds the store: either way the test that opened it is the one to fix.)"""
+    still_open: dict[int, str] = {}
+    for cls in (Store, PostgresStore):
+        monkeypatch.setattr(cls, "__init__", _tracking_init(cls.__init__, still_open))
+        monkeypatch.setattr(cls, "close", _tracking_close(cls.close, still_open))
     yield
-    left = []
-    for worker in _sqlite_workers() - before:
-        worker.join(2.0)  # returns at once for a closed store's thread, which is stopping already
-        if worker.is_alive():
-            left.append(worker)
-    assert not left, f"{len(left)} SQLite store(s) left open by this test: close every store it opens"
+    assert not still_open, f"stores left open by this test: {sorted(still_open.values())}"
+
+
+def _tracking_init(init: Callable[..., None], still_open: dict[int, str]) -> Callable[..., None]:
+    def tracked(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        still_open[id(self)] = type(self).__name__
+
+    return tracked
+
+
+def _tracking_close(close: Callable[[Any], Awaitable[None]], still_open: dict[int, str]) -> Callable[[Any], Any]:
+    async def tracked(self: Any) -> None:
+        still_open.pop(id(self), None)
+        await close(self)
+
+    return tracked

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import contextlib
 from collections.abc import AsyncIterator
 
 import pytest
@@ -20,6 +21,17 @@ async def sqlite_store(tmp_path) -> AsyncIterator[Store]:
     s = await Store.open(tmp_path / "test.db")
     yield s
     await s.close()
+
+
+@contextlib.asynccontextmanager
+async def memory_store() -> AsyncIterator[Store]:
+    """A throwaway in-memory store, closed however the block ends: hypothesis stops an example
+    mid-way (a draw beyond its budget) by raising inside it, and a store opened there stays open."""
+    store = await Store.open(":memory:")
+    try:
+        yield store
+    finally:
+        await store.close()
 
 
 @pytest.fixture

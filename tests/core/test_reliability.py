@@ -18,7 +18,7 @@ from bot.core import Conductor
 from bot.replies import Actor
 from storage import Store, open_store
 from storage.db import dumps
-from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, say, snapshot
+from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, memory_store, say, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -244,18 +244,17 @@ WORDS = [
 )
 def test_random_command_strings_never_crash_and_refusals_change_nothing(commands):
     async def run() -> None:
-        store = await Store.open(":memory:")
-        host = Conductor(store, render_images=False, seed_source=lambda: 11)
-        await say(host, ANN, "/game new tiny-towns buildings=first-game")
-        await say(host, BOB, "/game join")
-        await say(host, ANN, "/game start")
-        for actor, text in commands:
-            before = await snapshot(store) if await store.open_game(GUILD, CHANNEL) else None
-            reply = await host.handle(GUILD, CHANNEL, actor, text)
-            if not reply.ok and before is not None:
-                assert await snapshot(store) == before, (text, reply.private)
-                assert reply.private
-        await store.close()
+        async with memory_store() as store:
+            host = Conductor(store, render_images=False, seed_source=lambda: 11)
+            await say(host, ANN, "/game new tiny-towns buildings=first-game")
+            await say(host, BOB, "/game join")
+            await say(host, ANN, "/game start")
+            for actor, text in commands:
+                before = await snapshot(store) if await store.open_game(GUILD, CHANNEL) else None
+                reply = await host.handle(GUILD, CHANNEL, actor, text)
+                if not reply.ok and before is not None:
+                    assert await snapshot(store) == before, (text, reply.private)
+                    assert reply.private
 
     asyncio.run(run())
 
@@ -275,43 +274,42 @@ def test_random_legal_and_illegal_move_sequences_keep_state_consistent_to_the_en
     spec = games.get_game("tiny-towns")
 
     async def run() -> None:
-        store = await Store.open(":memory:")
-        host = Conductor(store, render_images=False, seed_source=lambda: 13)
-        await say(host, ANN, "/game new tiny-towns buildings=first-game")
-        await say(host, BOB, "/game join")
-        await say(host, ANN, "/game start")
-        actors = [ANN, BOB]
-        accepted = refused = 0
-        while accepted < MAX_LEGAL:
+        async with memory_store() as store:
+            host = Conductor(store, render_images=False, seed_source=lambda: 13)
+            await say(host, ANN, "/game new tiny-towns buildings=first-game")
+            await say(host, BOB, "/game join")
+            await say(host, ANN, "/game start")
+            actors = [ANN, BOB]
+            accepted = refused = 0
+            while accepted < MAX_LEGAL:
+                row = await store.latest_game(GUILD, CHANNEL)
+                assert row is not None and row.state is not None
+                if row.status == "finished":
+                    break
+                seat = data.draw(st.sampled_from(spec.status(row.state).to_act), label="seat")
+                # five legal moves to one refusal, while refusals are left
+                legal = refused >= MAX_REFUSED or data.draw(st.integers(0, 5), label="legal?") > 0
+                if legal:
+                    moves = spec.legal_moves(row.state, seat)
+                    assert moves, (seat, row.state["phase"])  # whoever is to act has a move
+                    text = spec.format(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+                else:
+                    text = data.draw(st.sampled_from(["/tt place E1", "/tt place A0", "/tt place A5", "/tt build x"]))
+                before = await snapshot(store)
+                reply = await host.handle(GUILD, CHANNEL, actors[seat], text)
+                if legal:
+                    assert reply.ok, (text, reply.private)
+                    accepted += 1
+                else:
+                    assert not reply.ok and reply.private and await snapshot(store) == before, (text, reply.private)
+                    refused += 1
+            else:
+                raise AssertionError(f"the game did not end within {MAX_LEGAL} legal moves")
+            findings = await check_store(store)
+            assert findings and all(f.kind == "ok" for f in findings), findings
             row = await store.latest_game(GUILD, CHANNEL)
-            assert row is not None and row.state is not None
-            if row.status == "finished":
-                break
-            seat = data.draw(st.sampled_from(spec.status(row.state).to_act), label="seat")
-            # five legal moves to one refusal, while refusals are left
-            legal = refused >= MAX_REFUSED or data.draw(st.integers(0, 5), label="legal?") > 0
-            if legal:
-                moves = spec.legal_moves(row.state, seat)
-                assert moves, (seat, row.state["phase"])  # whoever is to act has a move
-                text = spec.format(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
-            else:
-                text = data.draw(st.sampled_from(["/tt place E1", "/tt place A0", "/tt place A5", "/tt build x"]))
-            before = await snapshot(store)
-            reply = await host.handle(GUILD, CHANNEL, actors[seat], text)
-            if legal:
-                assert reply.ok, (text, reply.private)
-                accepted += 1
-            else:
-                assert not reply.ok and reply.private and await snapshot(store) == before, (text, reply.private)
-                refused += 1
-        else:
-            raise AssertionError(f"the game did not end within {MAX_LEGAL} legal moves")
-        findings = await check_store(store)
-        assert findings and all(f.kind == "ok" for f in findings), findings
-        row = await store.latest_game(GUILD, CHANNEL)
-        assert row is not None and row.status == "finished" and spec.status(row.state).finished
-        assert len(await store.moves(row.id)) == accepted
-        await store.close()
+            assert row is not None and row.status == "finished" and spec.status(row.state).finished
+            assert len(await store.moves(row.id)) == accepted
 
     asyncio.run(run())
 
@@ -356,17 +354,16 @@ TRAINS_WORDS = [
 )
 def test_random_trains_commands_never_crash_and_refusals_change_nothing(commands):
     async def run() -> None:
-        store = await Store.open(":memory:")
-        host = Conductor(store, render_images=False, seed_source=lambda: 17)
-        await say(host, ANN, "/game new trains")
-        await say(host, BOB, "/game join")
-        await say(host, ANN, "/game start")
-        for actor, text in commands:
-            before = await snapshot(store)
-            reply = await host.handle(GUILD, CHANNEL, actor, text)
-            if not reply.ok:
-                assert reply.private and await snapshot(store) == before, (text, reply.private)
-        assert all(f.kind == "ok" for f in await check_store(store))
-        await store.close()
+        async with memory_store() as store:
+            host = Conductor(store, render_images=False, seed_source=lambda: 17)
+            await say(host, ANN, "/game new trains")
+            await say(host, BOB, "/game join")
+            await say(host, ANN, "/game start")
+            for actor, text in commands:
+                before = await snapshot(store)
+                reply = await host.handle(GUILD, CHANNEL, actor, text)
+                if not reply.ok:
+                    assert reply.private and await snapshot(store) == before, (text, reply.private)
+            assert all(f.kind == "ok" for f in await check_store(store))
 
     asyncio.run(run())
