@@ -67,15 +67,17 @@ async def store(store_target: str) -> AsyncIterator[Store]:
 
 
 @pytest.fixture(autouse=True)
-def no_store_left_open(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def no_store_left_open() -> Iterator[None]:
     """A test that leaves a store open fails at teardown, by name. (A leaked SQLite store's worker
     thread dies noisily with the test's event loop, or keeps the process alive if something still
     holds the store: either way the test that opened it is the one to fix.)"""
     still_open: dict[int, str] = {}
-    for cls in (Store, PostgresStore):
-        monkeypatch.setattr(cls, "__init__", _tracking_init(cls.__init__, still_open))
-        monkeypatch.setattr(cls, "close", _tracking_close(cls.close, still_open))
-    yield
+    # A patcher of its own: a test's monkeypatch.undo() must not switch the tracking off.
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (Store, PostgresStore):
+            patch.setattr(cls, "__init__", _tracking_init(cls.__init__, still_open))
+            patch.setattr(cls, "close", _tracking_close(cls.close, still_open))
+        yield
     assert not still_open, f"stores left open by this test: {sorted(still_open.values())}"
 
 
