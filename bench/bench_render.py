@@ -10,16 +10,16 @@ from __future__ import annotations
 
 import io
 import json
-import statistics
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from render_timing import measure  # noqa: E402
 
 import games  # noqa: E402
 from rendering import render, render_standings, theme, tiny_towns  # noqa: E402
@@ -39,27 +39,6 @@ def clear_caches() -> None:
         theme._fit_lines,
     ):
         cached.cache_clear()
-
-
-def measure(jobs: list[Callable[[], bytes]], before: Callable[[], None] | None = None) -> dict[str, Any]:
-    times: list[float] = []
-    sizes: list[int] = []
-    for job in jobs:
-        if before:
-            before()
-        start = time.perf_counter()
-        data = job()
-        times.append((time.perf_counter() - start) * 1000)
-        sizes.append(len(data))
-    times.sort()
-    return {
-        "n": len(times),
-        "ms_median": round(statistics.median(times), 2),
-        "ms_p95": round(times[min(len(times) - 1, int(len(times) * 0.95))], 2),
-        "ms_max": round(times[-1], 2),
-        "bytes_median": int(statistics.median(sizes)),
-        "bytes_max": max(sizes),
-    }
 
 
 def full_views(players: int) -> list[dict[str, Any]]:

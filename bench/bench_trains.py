@@ -43,12 +43,14 @@ def random_games(map_name: str) -> dict[str, Any]:
     start, cpu = time.perf_counter(), time.process_time()
     for seed in range(GAMES_PER_MAP):
         state = GAME.setup(["ann", "bob", "cat", "dan"], {"map": map_name}, seed)
-        while not GAME.status(state).finished:
-            seat = GAME.status(state).to_act[0]
+        status = GAME.status(state)
+        while not status.finished:  # one status per move, as a host asks for it
+            seat = status.to_act[0]
             t0 = time.perf_counter()
             GAME.legal_moves(state, seat)
             legal_times.append(time.perf_counter() - t0)
             state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 0))
+            status = GAME.status(state)
             moves += 1
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {

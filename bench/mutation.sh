@@ -20,13 +20,16 @@ JOBS=${MUTATION_JOBS:-2}
 mkdir -p bench/mutation_results
 
 # module | files to mutate | test files that are about them (fast ones: no playout or timing tests)
+# [| extra pytest arguments, ;-separated: storage leaves out the PostgreSQL cases, which reach none of its files and would
+#   start a cluster per mutant]
 MODULES=(
-  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py"
-  "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py tests/core/test_undo_revealed_since.py tests/core/test_undo_without_scope.py tests/core/test_undo_refusals.py tests/core/test_rollback_cases.py tests/core/test_moderation_seats.py tests/core/test_resign_cases.py tests/core/test_abort_cases.py"
-  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py"
+  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py tests/trains/test_board_edges.py"
+  "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py tests/core/test_undo_revealed_since.py tests/core/test_undo_without_scope.py tests/core/test_undo_refusals.py tests/core/test_rollback_cases.py tests/core/test_moderation_seats.py tests/core/test_resign_cases.py tests/core/test_abort_cases.py|-k;not postgres"
+  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_pattern_edges.py tests/tiny_towns/test_feeding_edges.py"
   "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py"
-  "trains|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py"
-  "storage|storage/db.py storage/migrate.py|tests/core/test_storage.py"
+  "trains-rules|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py tests/trains/test_play_all_and_kick.py tests/trains/test_resign_edges.py tests/trains/test_buy_refusals.py"
+  "trains-effects|games/trains/effects.py|tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_rails.py tests/trains/test_notation.py"
+  "storage|storage/db.py storage/migrate.py storage/copy.py|tests/core/test_storage.py tests/core/test_compact_storage.py tests/core/test_seat_races.py|-k;not postgres"
   "tramways|games/tramways/rules.py games/tramways/scoring.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py"
   "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py"
 )
@@ -41,7 +44,9 @@ work, name, files, seconds = sys.argv[1:]
 stats = json.load(open(f"{work}/mutants/mutmut-cicd-stats.json"))
 lines = [l.strip() for l in open(f"{work}/survivors.txt") if l.strip()]
 survivors = sorted(l.split(":")[0] for l in lines if l.endswith(": survived"))
-print(json.dumps({"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}, indent=1))
+untested = sorted(l.split(":")[0] for l in lines if l.endswith(": no tests"))
+row = {"module": name, "files": files.split(), "seconds": int(seconds), **stats, "survivors": survivors}
+print(json.dumps(row | {"no_tests_names": untested}, indent=1))
 PY
 }
 
@@ -57,7 +62,7 @@ fi
 
 wanted=" $* "
 for entry in "${MODULES[@]}"; do
-  IFS='|' read -r name files tests <<<"$entry"
+  IFS='|' read -r name files tests extra <<<"$entry"
   if [[ $# -gt 0 && "$wanted" != *" $name "* ]]; then continue; fi
   work="$SCRATCH/$name"
   rm -rf "$work" && mkdir -p "$work"
@@ -69,6 +74,7 @@ for entry in "${MODULES[@]}"; do
     echo "only_mutate="; for f in $files; do echo "    $f"; done
     echo "pytest_add_cli_args_test_selection="; for t in $tests; do echo "    $t"; done
     printf 'pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -p\n    no:randomly\n'
+    if [[ -n "${extra:-}" ]]; then IFS=';' read -ra args <<<"$extra"; for a in "${args[@]}"; do echo "    $a"; done; fi
   } >"$work/setup.cfg"
   echo "== $name: mutating $files" >&2
   started=$(date +%s)

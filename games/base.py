@@ -195,14 +195,16 @@ class GameManifest:
 
     ``renderer`` is a module path exposing ``render_board(view, focus) -> bytes`` (so ``games/``
     stays free of Pillow). ``palette`` names the game's colours (RGB) for shared images; its
-    ``accent`` colours the standings chart. Registered through the ``tabletop_conductor.games``
-    entry-point group (see pyproject.toml).
+    ``accent`` colours the standings chart; ``tie_break`` words its tie-break rule there.
+    Registered through the ``tabletop_conductor.games`` entry-point group (see pyproject.toml).
     """
 
     spec: GameSpec
     game_type: GameType
     renderer: str
     palette: Mapping[str, tuple[int, int, int]] = field(default_factory=dict)
+    # How the game's standings() breaks ties, in words for the end-of-game image ("" = not said).
+    tie_break: str = ""
 
     @property
     def slug(self) -> str:

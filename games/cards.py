@@ -59,11 +59,16 @@ def draw(
     """Draw up to ``count`` cards into the hand, reshuffling on demand; stops when deck and discard
     are both empty. The public event says how many; the private one, to ``seat``, says which."""
     name = state["names"][seat]
-    drawn: list[str] = []
-    for _ in range(count):
-        if top_card(state, player, name, events) is None:
-            break
-        drawn.append(player["deck"].pop())
+    deck = player["deck"]
+    if 0 < count <= len(deck):  # no reshuffle can happen: the top cards at once, top card first
+        drawn = deck[: -count - 1 : -1]
+        del deck[-count:]
+    else:
+        drawn = []
+        for _ in range(count):
+            if top_card(state, player, name, events) is None:
+                break
+            drawn.append(player["deck"].pop())
     player["hand"].extend(drawn)
     if count:
         short = "" if len(drawn) == count else " (no cards left to draw)"

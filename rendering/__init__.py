@@ -57,17 +57,23 @@ def render_aborted(view: dict[str, Any], focus: int | None = None) -> bytes:
     return to_png_fast(image)
 
 
-def warm(slugs: Iterable[str] | None = None) -> list[str]:
-    """Import the renderers of ``slugs`` (default: every registered game) ahead of the first board.
+def warm(slugs: Iterable[str] | None = None, draw: bool = True) -> list[str]:
+    """Import the renderers of ``slugs`` (default: every registered game) ahead of the first board,
+    and (``draw``) draw each game's fresh boards once (``rendering.warmup``) so fonts, palettes and
+    map layers are made before any player waits for them.
 
-    Render worker processes call this once when they start, so no player waits for imports.
-    A renderer that fails to import is logged and skipped: the other games still draw. Returns
-    the module names that imported.
+    Render worker processes call this once when they start. A renderer that fails to import is
+    logged and skipped: the other games still draw. Returns the module names that imported.
     """
+    from rendering import warmup
+
     warmed = []
     for slug in games.available_slugs() if slugs is None else slugs:
         try:
             warmed.append(renderer_for(slug).__name__)
         except Exception:
             log.exception("the renderer of %s failed to import", slug)
+            continue
+        if draw:
+            warmup.draw_samples(slug)
     return warmed

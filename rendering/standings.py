@@ -46,14 +46,6 @@ SEGMENT_COLOURS: tuple[tuple[int, int, int], ...] = (
 )
 PATTERNS = ("solid", "stripes", "dots", "cross")
 
-# How each game breaks ties (from its rulebook, as its standings() applies them).
-TIE_BREAKS = {
-    "tiny-towns": "fewer turns as Master Builder, then fewer empty squares, then more Cottages",
-    "trains": "more rails on the board",
-    "tramways": "lower stress, then more money",
-    "trolley-town": "none: tied players share the place",
-}
-
 
 def render_standings(view: dict[str, Any], standings: list[dict[str, Any]]) -> bytes:
     """PNG of ``standings`` (a game's standings(): rank order, each with a breakdown)."""
@@ -209,6 +201,14 @@ def _segment(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], 
             draw.line((x0, yy, x1, yy), fill=mark)
 
 
+def _tie_break(slug: str) -> str:
+    """The game's tie-break rule in words, from its manifest (``GameManifest.tie_break``)."""
+    try:
+        return games.get_manifest(slug).tie_break or "the game's tie-break rules"
+    except IllegalMove:  # a view of a game no longer registered: still drawn
+        return "the game's tie-break rules"
+
+
 def _notes(slug: str, finished: bool, standings: list[dict[str, Any]]) -> list[str]:
     """Who won, and every tie and how it was broken, in words."""
     if not standings:
@@ -221,7 +221,7 @@ def _notes(slug: str, finished: bool, standings: list[dict[str, Any]]) -> list[s
         notes.append(f"Winner: {names[0]} with {winners[0].get('score', 0)} points.")
     elif finished and winners:
         notes.append(f"Shared win: {' and '.join(names)} with {winners[0].get('score', 0)} points.")
-    rule = TIE_BREAKS.get(slug, "the game's tie-break rules")
+    rule = _tie_break(slug)
     for above, below in zip(standings, standings[1:], strict=False):
         if above.get("score") != below.get("score"):
             continue

@@ -9,14 +9,17 @@ never the only cue. A game's own colours (resources, card families) live in its 
 from __future__ import annotations
 
 import heapq
-import io
+import math
+import struct
 import threading
-from collections.abc import Iterator
+import zlib
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
+from isal import isal_zlib
 from PIL import Image, ImageDraw, ImageFont
 
 # Rules every image follows (issue 13): phones show a board about 400 px wide, so text below
@@ -331,25 +334,56 @@ def _too_wide_part(word: str, size: int, width: int) -> str:
 
 
 def to_png_fast(image: Image.Image, colors: int = 96, palette: Image.Image | None = None) -> bytes:
-    """Palette PNG with the fast octree quantiser.
+    """Palette PNG: ``image`` mapped onto ``palette`` (a "P" image, see ``palette_from``), or onto a
+    palette the fast octree quantiser builds for it when none is given.
 
-    Median cut takes ~70 ms on a 1100x700 board on a small machine; the octree takes ~10 ms
-    and looks the same on flat board art. A renderer whose colours are known ahead (a map and
-    its swatches) passes ``palette`` (a "P" image, see ``palette_from``): mapping to it costs
-    about an eighth of building a palette for every image.
+    A renderer whose colours are known ahead (its map, swatches and text edges) passes ``palette``:
+    mapping to a known palette costs about an eighth of building one for every image.
     """
-    buffer = io.BytesIO()
     if palette is not None:
-        level = _png_level(image)
-        image.quantize(palette=palette, dither=Image.Dither.NONE).save(
-            buffer, format="PNG", optimize=False, compress_level=level
+        return png_bytes(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    return png_bytes(image.quantize(colors=colors, method=Image.Quantize.FASTOCTREE))
+
+
+def png_bytes(indexed: Image.Image) -> bytes:
+    """The PNG file of the "P" image ``indexed``, deflated by ISA-L.
+
+    Pillow's encoder runs zlib 1.2 (~9 ms for a 2 Mpx board even at level 1, half of a render);
+    ISA-L's level 1 deflates the same rows in under 1 ms and to fewer bytes.
+    """
+    if indexed.mode != "P":
+        raise ValueError(f"png_bytes needs a palette image, got mode {indexed.mode}")
+    colours = bytes(indexed.getpalette("RGB") or [0, 0, 0])
+    return png_from_rows(indexed.width, indexed.height, framed_rows(indexed), colours)
+
+
+def framed_rows(indexed: Image.Image) -> bytes:
+    """The rows of the "P" (or "L") image ``indexed`` as PNG scanlines: each after its filter byte 0
+    (palette rows are not filtered, as the PNG specification recommends for indexed images)."""
+    # One spare column of index 0 on the left: each row's bytes then start with the 0 filter byte.
+    framed = Image.new(indexed.mode, (indexed.width + 1, indexed.height), 0)
+    framed.paste(indexed, (1, 0))
+    return framed.tobytes()
+
+
+def png_from_rows(width: int, height: int, rows: bytes, colours: bytes) -> bytes:
+    """A palette PNG from its scanlines (``framed_rows``, stacked) and up to 256 RGB palette entries."""
+    if len(rows) != (width + 1) * height:
+        raise ValueError(f"{len(rows)} bytes of scanlines for a {width}x{height} image")
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", colours[: 3 * 256]),
+            _chunk(b"IDAT", isal_zlib.compress(rows, 1)),
+            _chunk(b"IEND", b""),
         )
-        return buffer.getvalue()
-    level = _png_level(image)
-    image.quantize(colors=colors, method=Image.Quantize.FASTOCTREE).save(
-        buffer, format="PNG", optimize=False, compress_level=level
     )
-    return buffer.getvalue()
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
 
 # --- Player markers: colour AND shape AND letter, so no player depends on colour alone -------
@@ -363,7 +397,6 @@ def player_shape(seat: int) -> str:
 
 def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, float]]:
     """The outline of ``shape`` centred on (x, y) with radius ``r`` (circle: its bounding square)."""
-    import math
 
     if shape == "square":
         s = r * 0.9
@@ -396,17 +429,10 @@ def draw_player_marker(
     if shape == "circle":
         draw.ellipse((*points[0], *points[1]), fill=colour, outline=INK, width=2)
     else:
-        draw.polygon(points, fill=colour, outline=INK, width=2)
+        polygon(image, points, fill=colour, outline=INK, width=2)
     if letter:
         dy = radius * 0.2 if shape == "triangle" else 0
         stamp_text(image, (x, y + dy), letter, size, text_colour_on(colour), "mm")
-
-
-def _png_level(image: Image.Image) -> int:
-    # Big boards (a Trains map at phone-readable size is ~2 Mpx) compress at level 3: about half
-    # the encoding time of level 6 for ~20% more bytes, still far under the 300 KB budget (level 1
-    # is no faster on these palette images and ~15% bigger).
-    return 6 if image.width * image.height < 1_200_000 else 3
 
 
 def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors: int = 160) -> Image.Image:
@@ -421,3 +447,31 @@ def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors
         for j, ink in enumerate((INK, WHITE, MUTED)):
             stamp_text(scratch, (x + 2 + j * 19, y + 4), "Ag", MIN_TEXT, ink)
     return scratch.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+
+
+def polygon(
+    image: Image.Image,
+    points: Sequence[tuple[float, float]],
+    fill: tuple[int, int, int] | None = None,
+    outline: tuple[int, int, int] | None = None,
+    width: int = 1,
+) -> None:
+    """``ImageDraw.polygon`` with the same pixels, drawn in a crop around the polygon.
+
+    Pillow draws an outline wider than 1 px through a mask the size of the whole image (a 2 Mpx
+    board: a 2 MB allocation and fill for every player marker); the crop keeps that mask small.
+    """
+    if width <= 1 or outline is None:
+        ImageDraw.Draw(image).polygon(points, fill=fill, outline=outline, width=width)
+        return
+    margin = width + 2
+    left = max(0, math.floor(min(x for x, _ in points)) - margin)
+    top = max(0, math.floor(min(y for _, y in points)) - margin)
+    right = min(image.width, math.ceil(max(x for x, _ in points)) + margin + 1)
+    bottom = min(image.height, math.ceil(max(y for _, y in points)) + margin + 1)
+    if right <= left or bottom <= top:
+        return
+    region = image.crop((left, top, right, bottom))
+    shifted = [(x - left, y - top) for x, y in points]
+    ImageDraw.Draw(region).polygon(shifted, fill=fill, outline=outline, width=width)
+    image.paste(region, (left, top))

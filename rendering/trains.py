@@ -37,6 +37,7 @@ from rendering.theme import (
     palette_from,
     player_colour,
     player_shape,
+    polygon,
     shape_points,
     stamp_text,
     text_width,
@@ -105,19 +106,33 @@ LEGEND_TERRAIN = (
 )
 
 
+Labels = dict[str, list[tuple[int, int, int, int]]]
+
+
 @lru_cache(maxsize=4)
-def _base_layer(
-    map_json: str, players_json: str
-) -> tuple[Image.Image, int, dict[str, list[tuple[int, int, int, int]]]]:
+def _base_layer(map_json: str, players_json: str) -> tuple[Image.Image, int, Labels]:
     """Terrain, coordinates, names, remote values, barriers and the legend under the map.
 
     Returns the image, the y where the legend ends (the panel may make the image taller), and
     per hex the rectangles of its labels: track lines drawn later are covered there again with
-    this layer, so a line never crosses a coordinate or a name.
+    this layer, so a line never crosses a coordinate or a name. The map part is drawn once per map
+    (``_map_layer``); only the legend, which names the players, is drawn for each table.
     """
-    labels: dict[str, list[tuple[int, int, int, int]]] = {}
+    layer, labels, abbreviated = _map_layer(map_json)
     gmap = json.loads(map_json)
     players: list[tuple[int, str]] = json.loads(players_json)
+    map_w, map_h = _map_size(gmap["columns"], gmap["rows"])
+    image = layer.copy()
+    _legend(image, ImageDraw.Draw(image), map_h, map_w, players, abbreviated)
+    return image, image.height, labels
+
+
+@lru_cache(maxsize=4)
+def _map_layer(map_json: str) -> tuple[Image.Image, Labels, list[tuple[str, str]]]:
+    """``_base_layer`` without its legend: the image (legend area left blank), the label rectangles
+    per hex, and the abbreviated city names the legend spells out."""
+    labels: Labels = {}
+    gmap = json.loads(map_json)
     map_w, map_h = _map_size(gmap["columns"], gmap["rows"])
     abbreviated: list[tuple[str, str]] = []
     for entry in gmap["hexes"]:
@@ -160,8 +175,7 @@ def _base_layer(
             labels.setdefault(entry["hex"], []).append(_rect(cx - half, cy - 45, cx + half, cy - 22))
     for a, b in gmap["barriers"]:
         _draw_barrier(draw, a, b)
-    _legend(image, draw, map_h, map_w, players, abbreviated)
-    return image, height, labels
+    return image, labels, abbreviated
 
 
 def _rect(x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
@@ -357,8 +371,8 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     for p in view["players"]:
         if p.get("start"):
             cx, cy = _centre(*_parse(p["start"]))
-            draw.polygon(_corners(cx, cy, SIZE - 1), outline=INK, width=6)
-            draw.polygon(_corners(cx, cy, SIZE - 2), outline=player_colour(p["seat"]), width=4)
+            polygon(image, _corners(cx, cy, SIZE - 1), outline=INK, width=6)
+            polygon(image, _corners(cx, cy, SIZE - 2), outline=player_colour(p["seat"]), width=4)
     positions = _rail_positions(view)
     _tracks(draw, view, positions)
     for h in {h for h, _ in positions}:
@@ -367,14 +381,15 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     for (_, seat), (x, y) in positions.items():
         draw_player_marker(image, seat, (x, y), 8)
     panel.draw(image, map_w)
-    return to_png_fast(image, palette=_palette(*key))
+    return to_png_fast(image, palette=_palette(key[0]))
 
 
 @lru_cache(maxsize=4)
-def _palette(map_json: str, players_json: str) -> Image.Image:
+def _palette(map_json: str) -> Image.Image:
     """The PNG palette for a map: its fixed layer plus every colour the changing parts use (a
-    ~2 Mpx board quantised to a known palette encodes several times faster)."""
-    base, _, _ = _base_layer(map_json, players_json)
+    ~2 Mpx board quantised to a known palette encodes several times faster). Players' names are
+    ink on the background and their markers are swatches, so one palette serves every table."""
+    base, _, _ = _base_layer(map_json, "[]")
     colours = [*PLAYER_COLOURS, HIGHLIGHT, tint(HIGHLIGHT, 0.75), *CARD_FAMILY.values(), *PALETTE.values()]
     return palette_from(base, [*colours, GRID, MUTED, INK])
 

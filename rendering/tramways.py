@@ -19,7 +19,6 @@ per image.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -124,11 +123,7 @@ def _palette_image() -> Image.Image:
 
 
 def _png(image: Image.Image) -> bytes:
-    buffer = io.BytesIO()
-    image.quantize(palette=_palette_image(), dither=Image.Dither.NONE).save(
-        buffer, format="PNG", optimize=False, compress_level=3
-    )
-    return buffer.getvalue()
+    return theme.png_bytes(image.quantize(palette=_palette_image(), dither=Image.Dither.NONE))
 
 
 # ---------------------------------------------------------------- terrain (cached per map)

@@ -24,7 +24,6 @@ palette is taken from a sample of the pixels (see ``encode``).
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import re
@@ -146,8 +145,35 @@ def _pile_fill(pile: str) -> Colour:
 
 
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
-    """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large, plus the market."""
-    return encode(board_image(view, focus))
+    """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large, plus the market.
+
+    The market and the margin under it, half to three quarters of the image, are encoded once per
+    market (``_market_rows``): only the towns above it are quantised for each board.
+    """
+    top, market_key = _above_market(view, focus)
+    band_rows, band_colours, band_height = _market_rows(market_key, WIDTH - 2 * MARGIN)
+    # The towns take palette entries 128-255, after the market's (at most 128) entries.
+    towns = _quantise(top).point(_AFTER_MARKET)
+    colours = band_colours + bytes(towns.getpalette("RGB") or [])[: 3 * 128]
+    rows = theme.framed_rows(towns) + band_rows
+    return theme.png_from_rows(WIDTH, top.height + band_height, rows, colours)
+
+
+_AFTER_MARKET = [min(255, index + 128) for index in range(256)]
+
+
+@lru_cache(maxsize=8)  # ~1.3 MB each, as many as the market images
+def _market_rows(market_key: str, inner: int) -> tuple[bytes, bytes, int]:
+    """The band under the towns (the market, its side margins and the bottom margin) as PNG
+    scanlines over its own 128-entry palette: (scanlines, palette RGB bytes, height). The market
+    takes entries 0-126 and the margins entry 127, the background colour."""
+    market = _market_image(market_key, inner)
+    indexed = _quantise(market, colors=127)
+    colours = bytes(indexed.getpalette("RGB") or [])[: 3 * 127].ljust(3 * 127, b"\0") + bytes(BACKGROUND)
+    band = Image.new("P", (WIDTH + 1, market.height + MARGIN), 127)
+    band.paste(indexed, (1 + MARGIN, 0))
+    band.paste(0, (0, 0, 1, band.height))  # each scanline's filter byte
+    return band.tobytes(), colours, band.height
 
 
 def clear_caches() -> None:
@@ -161,6 +187,7 @@ def clear_caches() -> None:
         _letter_mask,
         _building_list_image,
         _market_image,
+        _market_rows,
         _empty_card,
         _tile_card,
         _tile_height,
@@ -171,24 +198,35 @@ def clear_caches() -> None:
 
 
 def encode(image: Image.Image) -> bytes:
-    """Palette PNG, like ``theme.to_png_fast`` but about three times faster on these tall boards.
+    """Palette PNG of any board image, like ``theme.to_png_fast`` but faster on these tall boards."""
+    return theme.png_bytes(_quantise(image))
 
-    ``to_png_fast`` runs the octree quantiser over every pixel (~20 ms a megapixel here, and a
-    4-player board is ~2.3 megapixels). The board is flat art in a few dozen colours plus text
-    edges, so a 128-colour palette built from every eighth pixel of every eighth row is the same
-    palette; mapping the image onto it without dithering is cheap, and zlib level 2 is about twice
-    as fast as 6 for a few percent more bytes (the boards stay far below 300 KB).
+
+def _quantise(image: Image.Image, colors: int = 128) -> Image.Image:
+    """``image`` over a palette of at most ``colors`` colours.
+
+    The octree quantiser over every pixel costs ~20 ms a megapixel here. The board is flat art in
+    a few dozen colours plus text edges, so a palette built from every eighth pixel of every eighth
+    row is the same palette, and mapping the image onto it without dithering is cheap.
     """
     sample = image.resize((max(1, image.width // 8), max(1, image.height // 8)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=128, method=Image.Quantize.FASTOCTREE)
-    indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", optimize=False, compress_level=2)
-    return buffer.getvalue()
+    palette = sample.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
     """The RGB image behind ``render_board`` (before palette encoding)."""
+    top, market_key = _above_market(view, focus)
+    market = _market_image(market_key, WIDTH - 2 * MARGIN)
+    image = Image.new("RGB", (WIDTH, top.height + market.height + MARGIN), BACKGROUND)
+    image.paste(top, (0, 0))
+    image.paste(market, (MARGIN, top.height))
+    return image
+
+
+def _above_market(view: dict[str, Any], focus: int | None) -> tuple[Image.Image, str]:
+    """Everything above the market (header, towns, building list, abbreviation key) and the
+    market's cache key: the market is the same for every view until a tile is built."""
     towns = list(view.get("towns") or [])
     if focus is not None and (isinstance(focus, bool) or not isinstance(focus, int) or not 0 <= focus < len(towns)):
         raise ValueError(f"focus must be a seat between 0 and {len(towns) - 1}, got {focus!r}")
@@ -207,7 +245,8 @@ def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
         focus_list = _building_list(towns[focus], inner)
     key_entries = _abbreviation_key(towns, rows, skip=focus)
     key_h = _key_height(key_entries, inner)
-    market = _market_image(_market_key(view), inner)
+    market_key = _market_key(view)
+    market = _market_image(market_key, inner)
     header_h = _header_height(view, inner)
     row_heights = [max(_panel_height(view, plan) for plan in row) for row in rows]
     sections = [header_h, *row_heights, market.height]
@@ -217,7 +256,7 @@ def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
         sections.append(key_h)
     height = 2 * MARGIN + sum(sections) + GAP * (len(sections) - 1)
 
-    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    image = Image.new("RGB", (WIDTH, height - market.height - MARGIN), BACKGROUND)
     draw = ImageDraw.Draw(image)
     y = MARGIN
     _draw_header(image, draw, view, MARGIN, y, inner, header_h)
@@ -234,8 +273,7 @@ def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
     if key_h:
         _draw_key(image, key_entries, MARGIN, y, inner)
         y += key_h + GAP
-    image.paste(market, (MARGIN, y))
-    return image
+    return image, market_key
 
 
 # --------------------------------------------------------------------------------------------

@@ -38,28 +38,35 @@ RESTARTING = "The bot is restarting; try again in a moment."
 
 
 def _warm_renderer(parent: int) -> None:
-    """Import Pillow and every registered game's renderer once per worker, and exit when the bot
-    process is gone (a SIGKILLed bot must not leave workers behind)."""
-    rendering.warm()
+    """Import Pillow and every registered game's renderer and draw each game's fresh boards once per
+    worker (``rendering.warm``), and exit when the bot process is gone (a SIGKILLed bot must not
+    leave workers behind)."""
 
     def watch() -> None:
         while os.getppid() == parent:
             time.sleep(1.0)
         os._exit(0)
 
+    # Watching first: a bot killed while its workers warm up must not leave them drawing.
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+    rendering.warm()
 
 
 def render_pool() -> concurrent.futures.Executor | None:
     """Worker processes for drawing boards (0 = threads of the default executor)."""
     if RENDER_PROCESSES <= 0:
         return None
-    return concurrent.futures.ProcessPoolExecutor(
+    pool = concurrent.futures.ProcessPoolExecutor(
         max_workers=RENDER_PROCESSES,
         mp_context=multiprocessing.get_context("spawn"),
         initializer=_warm_renderer,
         initargs=(os.getpid(),),
     )
+    # Workers start on demand: one small job each starts (and warms) them all now, while the bot
+    # connects, instead of on the first board a player asks for.
+    for _ in range(RENDER_PROCESSES):
+        pool.submit(os.getpid)
+    return pool
 
 
 def intents() -> discord.Intents:

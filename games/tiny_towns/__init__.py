@@ -67,6 +67,7 @@ MANIFEST = GameManifest(
         "building-black": (45, 45, 45),
         "building-pink": (190, 70, 150),  # monuments
     },
+    tie_break="fewer turns as Master Builder, then fewer empty squares, then more Cottages",
 )
 
 __all__ = ["GAME", "MANIFEST", "RULES_VERSION"]

@@ -14,20 +14,26 @@ Tables are built for a building the first time it is matched (a game uses only a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, NamedTuple
 
 from games.tiny_towns.content import CATALOGUE, LETTER
 from games.tiny_towns.patterns import NEEDS, PLACEMENTS, SIZES
 
 LETTERS: tuple[str, ...] = tuple(LETTER.values())
+_BY_LETTER = itemgetter(*LETTERS)  # a Board's cube masks in LETTERS order
 _BYTE = 256
 
 
-@dataclass(frozen=True)
-class Board:
-    """Squares holding each resource letter's cubes, and Trading Posts (wild)."""
+class Board(NamedTuple):
+    """Squares holding each resource letter's cubes, and Trading Posts (wild).
+
+    A NamedTuple rather than a frozen dataclass: one is built per readiness check, several times
+    per move, and a tuple is built in C (a frozen dataclass's __init__ goes through
+    object.__setattr__ per field)."""
 
     cubes: dict[str, int]
     wild: int
@@ -37,19 +43,22 @@ class Board:
         return bool(self.wild) or any(self.cubes.values())
 
 
+_BITS = tuple(1 << i for i in range(16))
+
+
 def board_of_cells(cells: Sequence[Any]) -> Board:
     """The bitboard of a town's squares (same reading as town.letters)."""
     cubes = dict.fromkeys(LETTERS, 0)
     wild = 0
-    bit = 1
-    for cell in cells:
-        if cell:
-            resource = cell.get("resource")
-            if resource is not None:
-                cubes[LETTER[resource]] |= bit
-            elif cell.get("building") == "trading-post":
-                wild |= bit
-        bit <<= 1
+    letter = LETTER
+    for bit, cell in zip(_BITS, cells, strict=True):
+        if cell is None:
+            continue
+        # A square holds a cube ({"resource": r}) or a building ({"building": slug, ...}).
+        if "resource" in cell:
+            cubes[letter[cell["resource"]]] |= bit
+        elif cell.get("building") == "trading-post":
+            wild |= bit
     return Board(cubes, wild)
 
 
@@ -105,6 +114,9 @@ def _build_index(slug: str) -> PatternIndex:
         if any(per):
             low, high = _subset_tables(per)
             tables.append((letter, low, high))
+    # The letter the pattern needs most often first: it fails most often, and fitting stops at the
+    # first letter that leaves no placement (the answer does not depend on the order).
+    tables.sort(key=lambda table: -NEEDS[slug][table[0]])
     by_mask: dict[int, int] = {}
     for k, mask in enumerate(masks):
         by_mask[mask] = by_mask.get(mask, 0) | 1 << k
@@ -146,13 +158,26 @@ def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
     """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
     if not slugs:
         return False
-    have = {letter: mask.bit_count() for letter, mask in board.cubes.items()}
-    wild = board.wild.bit_count()
+    # Counts past the most any building needs answer alike: capped, they repeat far more often.
+    have = tuple(map(min, map(int.bit_count, _BY_LETTER(board.cubes)), _COUNT_CAPS))
+    return _could_fit_any_counts(tuple(slugs), have, min(board.wild.bit_count(), _WILD_CAP))
+
+
+_COUNT_CAPS = tuple(max(needs.get(letter, 0) for needs in NEEDS.values()) for letter in LETTERS)
+_WILD_CAP = max(SIZES.values())
+
+
+@lru_cache(maxsize=4096)
+def _could_fit_any_counts(slugs: tuple[str, ...], have: tuple[int, ...], wild: int) -> bool:
+    """could_fit_any on cube counts (per LETTERS), which repeat from town to town and game to game
+    (unlike the squares): the readiness check asks this of the unbuilt monuments after most
+    placements where no public building fits."""
+    count = dict(zip(LETTERS, have, strict=True))
     for slug in slugs:
         short = 0
         for letter, n in _NEEDS_ITEMS[slug]:
-            if have[letter] < n:
-                short += n - have[letter]
+            if count[letter] < n:
+                short += n - count[letter]
         if short <= wild and short < SIZES[slug]:
             return True
     return False
@@ -177,6 +202,28 @@ def fitting(slug: str, board: Board) -> int:
 
 def fits_anywhere(slug: str, board: Board) -> bool:
     return fitting(slug, board) != 0
+
+
+def fitting_slugs(slugs: Sequence[str], board: Board) -> Iterator[str]:
+    """The buildings of ``slugs`` (in order) that fit somewhere, found lazily: the readiness check
+    stops at the first. ``fitting`` inlined, as this runs after almost every placement."""
+    wild = board.wild
+    cubes = board.cubes
+    tables = _INDEX
+    for slug in slugs:
+        pattern = tables.get(slug) or index(slug)
+        fits = pattern.everything
+        for letter, low, high in pattern.letters:
+            cover = cubes[letter] | wild
+            fits &= low[cover & 0xFF] & high[cover >> 8]
+            if not fits:
+                break
+        else:
+            if wild:
+                low, high = pattern.only_wild
+                fits &= ~(low[wild & 0xFF] & high[wild >> 8])
+            if fits:
+                yield slug
 
 
 def fitting_masks(slug: str, board: Board) -> list[int]:

@@ -20,6 +20,7 @@ from games.tiny_towns.town import (
     is_active,
     iter_builds,
     letters,
+    mask_squares,
     new_building,
 )
 
@@ -269,8 +270,9 @@ def build_moves(state: State, seat: int, guild_replacements: bool = True) -> lis
     marks = letters(town["cells"])
     empties = set(empty_cells(town["cells"]))
     for slug, mask, ats, withs in builds:
-        cells = [CELL_NAMES[i] for i in range(16) if mask >> i & 1]
-        freed = {i for i in range(16) if mask >> i & 1 and marks[i] != "*"}
+        squares = mask_squares(mask)
+        cells = [CELL_NAMES[i] for i in squares]
+        freed = {i for i in squares if marks[i] != "*"}
         for at in ats:
             for held in withs:
                 base: Move = {MOVE_KEY: "build", "building": slug, "cells": cells, "at": CELL_NAMES[at]}

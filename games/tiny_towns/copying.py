@@ -27,25 +27,29 @@ def _copy_cell(cell: dict[str, Any] | None) -> dict[str, Any] | None:
 
 # The town fields and top-level fields that hold lists or dicts (setup.new_town, setup_state); all
 # others hold strings, numbers, booleans or None. The purity test (tests/golden) fails if a new
-# nested field is missing here.
-_TOWN_NESTED = ("cave", "aside", "pending_claims", "monument_options")
-_TOP_NESTED = ("names", "buildings", "town_hall", "solo")
+# nested field is missing here. The _FLAT ones are lists of strings (slugs, resources, names), so
+# one C-level list copy is a deep copy; the others nest and go through deep_copy.
+_TOWN_FLAT = ("cave", "aside", "pending_claims", "monument_options")
+_TOP_FLAT = ("names", "buildings")
+_TOP_NESTED = ("town_hall", "solo")
 
 
 def copy_town(town: Town) -> Town:
     new = town.copy()
     # _copy_cell's test inlined: most squares are empty or cubes (shared).
     new["cells"] = [cell if cell is None or "building" not in cell else _copy_cell(cell) for cell in town["cells"]]
-    for key in _TOWN_NESTED:
+    for key in _TOWN_FLAT:
         value = town.get(key)
         if value is not None:
-            new[key] = deep_copy(value)
+            new[key] = value.copy()
     return new
 
 
 def _copy_top(state: State) -> State:
     """Everything but the towns (names, buildings, the Town Hall or solo deck: all small)."""
     new = state.copy()
+    for key in _TOP_FLAT:
+        new[key] = state[key].copy()
     for key in _TOP_NESTED:
         value = state.get(key)
         if value is not None:

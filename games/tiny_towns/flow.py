@@ -11,7 +11,6 @@ from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.town import (
-    empty_cells,
     has_any_build,
     has_built,
     is_active,
@@ -116,7 +115,7 @@ def start_round(state: State, events: list[Event]) -> None:
 
 
 def claimable(town: dict[str, Any]) -> bool:
-    return bool(town.get("pending_claims")) and bool(empty_cells(town["cells"]))
+    return bool(town.get("pending_claims")) and None in town["cells"]
 
 
 def complete_town(state: State, seat: int, events: list[Event]) -> None:
@@ -151,7 +150,7 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     out, so it can't be taken back), as a card draw would be.
     """
     town = state["towns"][seat]
-    if not is_active(town) or not town["placed"] or town["done"]:
+    if not town["placed"] or town["done"] or not is_active(town):
         return
     if claimable(town):
         return
@@ -181,7 +180,13 @@ def after_claim(state: State, seat: int, events: list[Event]) -> None:
 def round_over(state: State) -> bool:
     if state["phase"] != "place":
         return False
-    return all(state["towns"][s]["done"] and not claimable(state["towns"][s]) for s in active_seats(state))
+    # active_seats and claimable inlined: this runs after every move and usually stops at the first town.
+    for town in state["towns"]:
+        if town.get("complete") or town.get("resigned"):
+            continue
+        if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
+            return False
+    return True
 
 
 def check_round_end(state: State, events: list[Event]) -> None:

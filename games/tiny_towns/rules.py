@@ -24,7 +24,6 @@ from games.tiny_towns.town import (
     empty_cells,
     factory_resources,
     has_built,
-    is_active,
     new_building,
 )
 
@@ -381,7 +380,8 @@ _HANDLERS = {
 
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    if not isinstance(move, Mapping):
+    # (type() first: isinstance against the Mapping ABC is slow, and moves are almost always dicts.)
+    if type(move) is not dict and not isinstance(move, Mapping):
         raise IllegalMove("A move must be a command such as /tt place B2.")
     handler = _HANDLERS.get(move.get(MOVE_KEY))  # type: ignore[arg-type]
     if handler is None:
@@ -400,7 +400,19 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 def place_moves(state: State, seat: int) -> list[Move]:
     town = state["towns"][seat]
     cells = town["cells"]
-    empties = empty_cells(cells)
+    if state["source"] != "free" and not flow.named_by_other(state, seat):
+        # The usual case, and the hottest loop of a playout: the named resource on an empty square.
+        names = CELL_NAMES
+        return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
+    # One pass for the empty squares and the buildings (a resource named by another player is the
+    # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
+    empties: list[int] = []
+    buildings: list[tuple[int, dict[str, Any]]] = []
+    for i, cell in enumerate(cells):
+        if cell is None:
+            empties.append(i)
+        elif "building" in cell:
+            buildings.append((i, cell))
     moves: list[Move] = []
     if state["source"] == "free":
         banked = bank_resources(cells)
@@ -409,18 +421,16 @@ def place_moves(state: State, seat: int) -> list[Move]:
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in allowed)
         return moves
     named = state["resource"]
-    other = flow.named_by_other(state, seat)
-    substitutes = [r for r in RESOURCES if r != named] if other and named in factory_resources(cells) else []
-    if substitutes:
+    factory = buildings and any(cell["building"] == "factory" and cell.get("holds") == named for _, cell in buildings)
+    if factory:
+        substitutes = [r for r in RESOURCES if r != named]
         for i in empties:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
-    else:  # the usual case, and the hottest loop of a playout
-        moves = [{MOVE_KEY: "place", "cell": CELL_NAMES[i]} for i in empties]
-    if not other:
-        return moves
-    buildings = [(i, cell) for i, cell in enumerate(cells) if cell and "building" in cell]
-    if has_built(town, "statue-of-the-bondmaker"):
+    else:
+        names = CELL_NAMES
+        moves = [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
+    if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
                 moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
@@ -442,7 +452,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state["phase"] == "finished" or not 0 <= seat < len(state["towns"]):
         return []
     town = state["towns"][seat]
-    if not is_active(town):
+    if town.get("complete") or town.get("resigned"):  # town.is_active, inlined
         return []
     phase = state["phase"]
     if phase == "monuments":
@@ -488,7 +498,16 @@ def _waiting(state: State) -> tuple[int, ...]:
         mb = state["master_builder"]
         return (mb,) if mb is not None else ()
     if phase == "place":
-        return tuple(s for s in flow.active_seats(state) if not towns[s]["done"] or flow.claimable(towns[s]))
+        # flow.active_seats and flow.claimable inlined: status runs after every move.
+        return tuple(
+            [
+                s
+                for s, town in enumerate(towns)
+                if not town.get("complete")
+                and not town.get("resigned")
+                and (not town["done"] or (town.get("pending_claims") and None in town["cells"]))
+            ]
+        )
     return ()
 
 
@@ -499,7 +518,8 @@ def status(state: State) -> Status:
         winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
         return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
     to_act = _waiting(state)
-    names = ", ".join(_name(state, s) for s in to_act)
+    seat_names = state["names"]
+    names = ", ".join([seat_names[s] for s in to_act])
     if phase == "monuments":
         summary = f"waiting for: {names} (choose a monument)"
     elif phase == "announce":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, Literal
 
 from games.base import State
@@ -14,6 +15,7 @@ from games.tiny_towns.bitboard import (
     fits_anywhere,
     fits_at,
     fitting_masks,
+    fitting_slugs,
 )
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.patterns import CELL_NAMES, CELLS
@@ -41,7 +43,7 @@ def empty_cells(cells: list[Any]) -> list[int]:
 
 
 def is_full(cells: list[Any]) -> bool:
-    return all(cell is not None for cell in cells)
+    return None not in cells
 
 
 def describe(cell: Any) -> str:
@@ -61,12 +63,13 @@ def has_built(town: Town, monument: str) -> bool:
     return bool(town.get("monument_built")) and town.get("monument") == monument
 
 
+# Only Factories and Banks have "holds": a cube or an empty square fails the first test.
 def bank_resources(cells: list[Any]) -> set[str]:
-    return {c["holds"] for c in cells if c and c.get("building") == "bank" and c.get("holds")}
+    return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "bank"}
 
 
 def factory_resources(cells: list[Any]) -> set[str]:
-    return {c["holds"] for c in cells if c and c.get("building") == "factory" and c.get("holds")}
+    return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "factory"}
 
 
 def new_building(slug: str, monument: bool = False, holds: str | None = None) -> dict[str, Any]:
@@ -102,9 +105,10 @@ def possible_monuments(state: State, seat: int) -> list[str]:
     town = state["towns"][seat]
     if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
         return []
-    built = {t["monument"] for t in state["towns"] if t.get("monument") and t.get("monument_built")}
-    removed = set(RULES["solo"]["removed"]) if state["variant"] == "solo" else set()
-    return [slug for slug in MONUMENTS if slug not in built and slug not in removed]
+    gone = [t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument")]
+    if state["variant"] == "solo":
+        gone.extend(RULES["solo"]["removed"])
+    return [slug for slug in MONUMENTS if slug not in gone] if gone else list(MONUMENTS)
 
 
 def with_choices(state: State, seat: int, slug: str) -> list[str | None]:
@@ -154,12 +158,19 @@ def mask_matches(state: State, seat: int, slug: str, mask: int) -> bool:
 
 
 def mask_cells(mask: int) -> list[int]:
-    return [i for i in range(CELLS) if mask >> i & 1]
+    return list(mask_squares(mask))
+
+
+@lru_cache(maxsize=1 << 12)
+def mask_squares(mask: int) -> tuple[int, ...]:
+    """mask_cells as a shared tuple."""
+    # A building's squares: a few hundred distinct masks in all, asked for on every build listed.
+    return tuple(i for i in range(CELLS) if mask >> i & 1)
 
 
 def at_choices(town: Town, slug: str, mask: int, marks: list[str], round_no: int) -> list[int]:
     """Squares the new building may go on: freed squares (Trading Posts stay), or any empty one."""
-    freed = [i for i in mask_cells(mask) if marks[i] != "*"]
+    freed = [i for i in mask_squares(mask) if marks[i] != "*"]
     if places_anywhere(town, slug, round_no):
         empties = set(empty_cells(town["cells"])) | set(freed)
         return sorted(empties)
@@ -176,14 +187,15 @@ def has_any_build(
     """
     if board is None:
         board = board_of_cells(state["towns"][seat]["cells"])
-    if not board.any:
-        return False
+    # (An empty board needs no special case: no placement fits it.)
     if seen_by == "owner":
         slugs = available_buildings(state, seat)
+    elif seen_by == "public":
+        slugs = state["buildings"]
     else:
-        slugs = [*state["buildings"], *(possible_monuments(state, seat) if seen_by == "others" else [])]
+        slugs = [*state["buildings"], *possible_monuments(state, seat)]
     # Pattern first: it is the cheap test now, and most buildings fail it.
-    return any(fits_anywhere(slug, board) and with_choices(state, seat, slug) for slug in slugs)
+    return any(with_choices(state, seat, slug) for slug in fitting_slugs(slugs, board))
 
 
 def might_fit_a_monument(state: State, seat: int, board: Board | None = None) -> bool:
@@ -212,10 +224,9 @@ def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], 
     if not board.any:
         return
     marks: list[str] | None = None  # read only when something can be built
-    for slug in available_buildings(state, seat):
+    # Most buildings do not fit: the inlined test finds those that do, then their squares.
+    for slug in fitting_slugs(available_buildings(state, seat), board):
         masks = fitting_masks(slug, board)
-        if not masks:
-            continue
         withs = with_choices(state, seat, slug)
         if not withs:
             continue

@@ -86,6 +86,7 @@ MANIFEST = GameManifest(
     game_type=GameType(turns="sequential", hidden=("private_hands", "secret_choices"), chance=True),
     renderer="rendering.trains",
     palette=PALETTE,
+    tie_break="more rails on the board",
 )
 
 __all__ = ["GAME", "MANIFEST", "RULES_VERSION"]

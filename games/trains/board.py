@@ -7,6 +7,7 @@ effects.py call them, so every surcharge rule lives in exactly one place.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from games.base import IllegalMove, State
 from games.trains.content import MAPS, RULES, GameMap
@@ -54,13 +55,30 @@ def own_hexes(state: State, seat: int) -> list[str]:
 
 def frontier(state: State, seat: int) -> list[str]:
     """Land hexes adjacent (across no barrier) to one of the seat's rails, without its own rail."""
-    gmap = game_map(state)
-    rails = state["rails"]
+    own = tuple([h for h, seats in state["rails"].items() if seat in seats])
+    key = (state["map"], own)
+    found = _FRONTIERS.get(key)
+    if found is None:
+        found = _frontier_of(game_map(state), own)
+        if len(_FRONTIERS) >= _FRONTIERS_KEPT:
+            _FRONTIERS.clear()
+        _FRONTIERS[key] = found
+    return list(found)
+
+
+def _frontier_of(gmap: GameMap, own: tuple[str, ...]) -> tuple[str, ...]:
     found: set[str] = set()
-    for h, seats in rails.items():
-        if seat in seats:
-            found.update(gmap.neighbours[h])
-    return [h for h in sorted(found) if seat not in rails.get(h, ())]
+    for h in own:
+        found.update(gmap.neighbours[h])
+    found.difference_update(own)
+    return tuple(sorted(found))
+
+
+# (map, the seat's rail hexes in board order) -> frontier. The frontier depends on nothing else, and
+# it is asked for on most moves while a seat's rails change only a few times a game; a bounded memo
+# of pure data (cleared when full), so the same rails are never worked out twice in a row.
+_FRONTIERS: dict[tuple[str, tuple[str, ...]], tuple[str, ...]] = {}
+_FRONTIERS_KEPT = 4096
 
 
 _NOTHING: frozenset[str] = frozenset()
@@ -92,6 +110,25 @@ def _extra(state: State, seat: int, hexname: str, waived: frozenset[str] | set[s
     return money, others
 
 
+@cache
+def surcharge_table(map_slug: str, waived: frozenset[str]) -> dict[str, int]:
+    """Hex -> the extra money its terrain costs with ``waived`` (a city's base, not its stations;
+    not other players' rails): the terrain part of ``_extra``, worked out once per map and waiver
+    set (pure data from content, so a module-level cache is safe)."""
+    gmap = MAPS[map_slug]
+    table = RULES["surcharge"]
+    by_terrain = {"river": table["river"], "mountain": table["mountain"], "city": table["city_base"]}
+    out: dict[str, int] = {}
+    for h, terrain in gmap.terrain.items():
+        if terrain in waived:
+            out[h] = 0
+        elif terrain == "remote":
+            out[h] = gmap.remotes[h].value
+        else:
+            out[h] = by_terrain.get(terrain, 0)
+    return out
+
+
 def surcharge(state: State, seat: int, hexname: str, waive: Iterable[str] = ()) -> tuple[int, int]:
     """(extra money, Waste gained) for laying on ``hexname`` before any Signal Box discount."""
     money, others = _extra(state, seat, hexname, _waived(state, waive))
@@ -112,39 +149,62 @@ def affordable_rails(
     state: State, seat: int, hexes: Iterable[str], waive: Iterable[str] = (), free: bool = False
 ) -> list[str]:
     """The hexes of ``hexes`` whose rail_cost is within the turn's money (for legal-move
-    generation: the waived terrains are worked out once, not once per hex)."""
-    money = state["turn"]["money"]
-    if free:
+    generation: the same sums as ``_extra``, with the terrain part read from a per-map table)."""
+    turn = state["turn"]
+    money = turn["money"]
+    if free or money < 0:
         return [h for h in hexes if money >= 0]
     waived = _waived(state, waive)
-    discount = state["turn"]["discount"]
-    return [h for h in hexes if max(0, _extra(state, seat, h, waived)[0] - discount) <= money]
+    terrain_cost = surcharge_table(state["map"], frozenset(waived))
+    table = RULES["surcharge"]
+    per_station = 0 if "city" in waived else table["city_per_station"]
+    per_rail = 0 if "rails" in waived else table["per_other_rail"]
+    # max(0, extra - discount) <= money is extra <= money + discount when money >= 0.
+    budget = money + turn["discount"]
+    stations = state["stations"] if per_station else {}
+    rails = state["rails"] if per_rail else {}
+    out = []
+    for h in hexes:
+        cost = terrain_cost[h]
+        if h in stations:  # stations stand on cities only
+            cost += per_station * stations[h]
+        seats = rails.get(h)
+        if seats:  # a seat has at most one rail per hex
+            cost += per_rail * (len(seats) - (seat in seats))
+        if cost <= budget:
+            out.append(h)
+    return out
 
 
 def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
     """Why the seat cannot lay a rail on ``hexname`` now ('' when it can)."""
+    return _rail_check(state, seat, hexname, waive, free)[0]
+
+
+def _rail_check(state: State, seat: int, hexname: str, waive: Iterable[str], free: bool) -> tuple[str, int, int]:
+    """(rail_problem, rail_cost, sharing Waste) for one rail: the surcharge worked out once."""
     gmap = game_map(state)
     terrain = gmap.terrain.get(hexname)
     if terrain is None:
-        return f"{hexname} is not on the {gmap.name} map."
+        return f"{hexname} is not on the {gmap.name} map.", 0, 0
     if terrain == "sea":
-        return f"{hexname} is sea; rails cannot be laid there."
+        return f"{hexname} is sea; rails cannot be laid there.", 0, 0
     player = state["players"][seat]
     if player["rails_left"] <= 0:
-        return "You have no rail tokens left."
-    if seat in state["rails"].get(hexname, ()):
-        return f"You already have a rail on {hexname}."
-    if not any(seat in state["rails"].get(n, ()) for n in gmap.neighbours[hexname]):
-        return f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)." + _options_text(
-            state, seat, waive, free
-        )
-    cost = rail_cost(state, seat, hexname, waive, free)
+        return "You have no rail tokens left.", 0, 0
+    rails = state["rails"]
+    if seat in rails.get(hexname, ()):
+        return f"You already have a rail on {hexname}.", 0, 0
+    if not any(seat in rails.get(n, ()) for n in gmap.neighbours[hexname]):
+        text = f"{hexname} is not adjacent to one of your rails (barrier edges do not connect)."
+        return text + _options_text(state, seat, waive, free), 0, 0
+    extra, waste = surcharge(state, seat, hexname, waive)
+    cost = 0 if free else max(0, extra - state["turn"]["discount"])
     money = state["turn"]["money"]
     if cost > money:
-        return f"A rail on {hexname} costs {cost} extra money; you have {money}." + _options_text(
-            state, seat, waive, free, affordable=True
-        )
-    return ""
+        text = f"A rail on {hexname} costs {cost} extra money; you have {money}."
+        return text + _options_text(state, seat, waive, free, affordable=True), cost, waste
+    return "", cost, waste
 
 
 def _options_text(state: State, seat: int, waive: Iterable[str], free: bool, affordable: bool = False) -> str:
@@ -162,17 +222,17 @@ def _options_text(state: State, seat: int, waive: Iterable[str], free: bool, aff
 
 def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:
     """Lay one rail (paying its surcharge and taking sharing Waste); returns a short description."""
-    problem = rail_problem(state, seat, hexname, waive, free)
+    problem, cost, waste = _rail_check(state, seat, hexname, waive, free)
     if problem:
         raise IllegalMove(problem)
-    cost = rail_cost(state, seat, hexname, waive, free)
-    _, waste = surcharge(state, seat, hexname, waive)
     turn = state["turn"]
     turn["money"] -= cost
     turn["discount"] = 0
     turn["rails_laid"] += 1
-    # A new list, never an append: rails lists are shared between a state and its copies.
-    state["rails"][hexname] = [*state["rails"].get(hexname, ()), seat]
+    # A new dict and a new list, never a change in place: apply's copy of the state shares the
+    # rails dict with the old state (copying.fork), and every copy shares the seat lists.
+    rails = state["rails"]
+    state["rails"] = {**rails, hexname: [*rails.get(hexname, ()), seat]}
     state["players"][seat]["rails_left"] -= 1
     text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
     if waste:
@@ -200,17 +260,23 @@ def place_station(state: State, hexname: str) -> str:
     problem = station_problem(state, hexname)
     if problem:
         raise IllegalMove(problem)
-    state["stations"][hexname] = state["stations"].get(hexname, 0) + 1
+    stations = state["stations"]  # replaced, not changed: apply's copy shares it (copying.fork)
+    state["stations"] = {**stations, hexname: stations.get(hexname, 0) + 1}
     state["stations_left"] -= 1
     return f"station in {game_map(state).cities[hexname].name} ({hexname})"
+
+
+@cache
+def _city_slots(map_slug: str) -> tuple[tuple[str, int], ...]:
+    return tuple((h, c.value) for h, c in MAPS[map_slug].cities.items())
 
 
 def station_hexes(state: State) -> list[str]:
     """Cities with a free slot, in map order."""
     if state["stations_left"] <= 0:
         return []
-    gmap = game_map(state)
-    return [h for h, c in gmap.cities.items() if state["stations"].get(h, 0) < c.value]
+    stations = state["stations"]
+    return [h for h, slots in _city_slots(state["map"]) if stations.get(h, 0) < slots]
 
 
 def start_problem(state: State, seat: int, hexname: str) -> str:
@@ -227,6 +293,13 @@ def start_problem(state: State, seat: int, hexname: str) -> str:
     return ""
 
 
+@cache
+def _start_candidates(map_slug: str) -> tuple[str, ...]:
+    """Land hexes other than remote locations, in map order."""
+    gmap = MAPS[map_slug]
+    return tuple(h for h in gmap.land if gmap.terrain[h] != "remote")
+
+
 def start_hexes(state: State) -> list[str]:
-    gmap = game_map(state)
-    return [h for h in gmap.land if gmap.terrain[h] != "remote" and not state["rails"].get(h)]
+    rails = state["rails"]
+    return [h for h in _start_candidates(state["map"]) if not rails.get(h)]

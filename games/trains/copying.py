@@ -42,10 +42,37 @@ def clone(state: State) -> State:
 
 
 def fork(state: State, seat: int) -> State:
-    """The copy a move by ``seat`` works on: like ``clone``, but the other players' parts are
-    shared with ``state``. A move changes only its own player's cards and rails (apply checks that
-    ``seat`` is the seat to act; every rule takes that seat); the purity test in tests/golden
-    fails if a rule ever changes another player's part in place."""
+    """The copy a move by ``seat`` works on: like ``clone``, but only what rules change in place
+    is copied: the mover's card lists, the supply counts and the turn. The other players' parts
+    are shared (a move changes only its own player's cards and rails: apply checks that ``seat``
+    is the seat to act, and every rule takes that seat); so are "names", "kingdom" and "piles"
+    (never changed after setup), "end_reasons" (replaced when the game ends) and "rails",
+    "stations" and "trash" (replaced whenever a rule adds to them: board.lay_rail,
+    board.place_station, effects._trash; most moves add nothing, and rails is the largest dict of
+    a state). The purity test in tests/golden fails if a rule ever changes a shared part in place.
+    """
+    # Every move makes one, so the fields are named one by one rather than looped over.
+    try:
+        new = state.copy()
+        players = state["players"].copy()
+        player = players[seat]
+        mine = player.copy()
+        mine["deck"] = player["deck"].copy()
+        mine["hand"] = player["hand"].copy()
+        mine["discard"] = player["discard"].copy()
+        mine["play"] = player["play"].copy()
+        mine["gained"] = player["gained"].copy()
+        players[seat] = mine
+        new["players"] = players
+        new["supply"] = state["supply"].copy()
+        turn = new["turn"] = state["turn"].copy()
+        turn["waive"] = turn["waive"].copy()
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
+        return _fork_any(state, seat)
+    return new
+
+
+def _fork_any(state: State, seat: int) -> State:
     new = state.copy()
     for key, value in state.items():
         if key == "players":

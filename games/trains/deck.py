@@ -48,6 +48,14 @@ def gain_waste(state: State, seat: int, count: int) -> int:
 
 def remove_cards(zone: list[str], slugs: list[str]) -> bool:
     """Remove each listed card once from ``zone`` (latest copies first); False if any is missing."""
+    if len(slugs) == 1:  # playing a card: the common case, without counting the zone
+        slug = slugs[0]
+        if slug not in zone:
+            return False
+        zone.reverse()  # the latest copy is the first one of the reversed zone
+        zone.remove(slug)
+        zone.reverse()
+        return True
     return cards.remove_cards(zone, slugs)
 
 

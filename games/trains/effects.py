@@ -14,7 +14,7 @@ import re
 from games.base import Event, IllegalMove, State
 from games.notation import suggest
 from games.trains import board
-from games.trains.content import CARDS, TYPES, Card
+from games.trains.content import CARDS, MAPS, TYPES, Card
 from games.trains.deck import (
     draw,
     gain_waste,
@@ -31,16 +31,18 @@ THEN = "then"
 HEX_PATTERN = re.compile(r"^[a-z][1-9][0-9]?$")
 CENTRAL_MODES = ("money", "draw", "rail")
 # Card kinds whose play takes no choices (one spelling for the grammar and the move generator).
-NO_CHOICE_KINDS = (
-    "none",
-    "draw",
-    "landfill",
-    "early_train",
-    "track_vp",
-    "rail_yard",
-    "gain_waste",
-    "sightseeing",
-    "signal_box",
+NO_CHOICE_KINDS = frozenset(
+    {
+        "none",
+        "draw",
+        "landfill",
+        "early_train",
+        "track_vp",
+        "rail_yard",
+        "gain_waste",
+        "sightseeing",
+        "signal_box",
+    }
 )
 
 
@@ -78,11 +80,22 @@ def _bad(card: Card, problem: str) -> IllegalMove:
 
 def norm_hex(card: Card, word: str) -> str:
     """A hex label (E5) or a city or remote location name (shinjuku), resolved on the game's map."""
+    known = _HEX_WORDS.get(word)
+    if known is not None:
+        return known
     if word.lower() in board.PLACE_WORDS:
         return word.lower()
     if not HEX_PATTERN.match(word):
         raise _bad(card, f'"{word}" is not a hex label like E5 or a city name like shinjuku.')
     return word.upper()
+
+
+# The answers of norm_hex for every lower-case hex label of the maps and every place word, looked
+# up before the pattern is tried (every rail and station played goes through here).
+_HEX_WORDS: dict[str, str] = {
+    **{h.lower(): h for gmap in MAPS.values() for h in gmap.terrain if HEX_PATTERN.match(h.lower())},
+    **{word: word for word in board.PLACE_WORDS},
+}
 
 
 def norm_card(card: Card, word: str, what: str = "card") -> str:
@@ -374,7 +387,7 @@ def _refurbishment(state: State, seat: int, card: Card, args: list[str], events:
     if new.cost > limit:
         raise IllegalMove(f"{new.name} costs {new.cost}; trashing {old.name} allows up to {limit}.")
     remove_cards(player["hand"], [old.slug])
-    state["trash"][old.slug] = state["trash"].get(old.slug, 0) + 1
+    _trash(state, old.slug)
     state["supply"][new.slug] -= 1
     player["hand"].append(new.slug)
     return [f"trashes {old.name} and gains {new.name} into hand"]
@@ -392,6 +405,11 @@ def _central_station(state: State, seat: int, card: Card, args: list[str], event
     return [rail, _waste(state, seat, int(card.effect["waste"]))]
 
 
+def _trash(state: State, slug: str) -> None:
+    trash = state["trash"]  # replaced, not changed: apply's copy shares it (copying.fork)
+    state["trash"] = {**trash, slug: trash.get(slug, 0) + 1}
+
+
 def _scrapyard(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
     player = state["players"][seat]
     if not remove_cards(player["hand"], args):
@@ -400,7 +418,7 @@ def _scrapyard(state: State, seat: int, card: Card, args: list[str], events: lis
         if slug == "waste":
             state["supply"]["waste"] += 1
         else:
-            state["trash"][slug] = state["trash"].get(slug, 0) + 1
+            _trash(state, slug)
     return [f"trashes {list_names(args)}"]
 
 

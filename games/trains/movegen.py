@@ -12,6 +12,7 @@ from itertools import combinations_with_replacement
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.trains import board
 from games.trains.content import CARDS, TYPES, Card
+from games.trains.copying import fork
 from games.trains.effects import NO_CHOICE_KINDS, SKIP, THEN
 
 
@@ -22,23 +23,66 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         return [{MOVE_KEY: "start", "hex": h} for h in board.start_hexes(state)]
     moves: list[Move] = []
     player = state["players"][seat]
-    for slug in _distinct(player["hand"]):
-        card = CARDS[slug]
-        if not card.playable:
-            continue
-        for args in card_choices(state, seat, card, in_hand_already=True):
-            moves.append({MOVE_KEY: "play", "card": slug, "args": args})
+    rails: _RailOptions | None = None  # made once, shared by every rail-laying card in the hand
+    for slug in sorted(set(player["hand"])):
+        how, waive, skippable = _PLAY[slug]
+        # The common kinds are listed here directly (the same lists card_choices makes); this
+        # runs for every move of every game, so it avoids a call per card and per choice.
+        if how == _PLAIN:
+            moves.append({MOVE_KEY: "play", "card": slug, "args": []})
+        elif how == _ONE_RAIL:
+            if rails is None:
+                rails = _RailOptions(state, seat)
+            for h in rails.options(waive):
+                moves.append({MOVE_KEY: "play", "card": slug, "args": [h]})
+        elif how == _STATION:
+            for h in board.station_hexes(state):
+                moves.append({MOVE_KEY: "play", "card": slug, "args": [h]})
+        elif how == _OTHER:
+            if rails is None:
+                rails = _RailOptions(state, seat)
+            for args in card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails):
+                moves.append({MOVE_KEY: "play", "card": slug, "args": args})
+            continue  # card_choices adds the skip itself
+        else:
+            continue  # not playable
+        if skippable:
+            moves.append({MOVE_KEY: "play", "card": slug, "args": [SKIP]})
     turn = state["turn"]
+    money = turn["money"]
+    supply = state["supply"]
+    early = turn["early"]
     for slug in state["piles"]:
-        card = CARDS[slug]
-        if state["supply"][slug] > 0 and card.cost <= turn["money"]:
+        if supply[slug] > 0 and _COST[slug] <= money:
             moves.append({MOVE_KEY: "buy", "card": slug, "top": False})
-            if turn["early"]:
+            if early:
                 moves.append({MOVE_KEY: "buy", "card": slug, "top": True})
     if not turn["played"] and not turn["bought"]:
         moves.append({MOVE_KEY: "pass"})
     moves.append({MOVE_KEY: "end"})
     return moves
+
+
+_COST = {slug: card.cost for slug, card in CARDS.items()}
+_UNPLAYABLE, _PLAIN, _ONE_RAIL, _STATION, _OTHER = range(5)
+
+
+def _play_plan(card: Card) -> tuple[int, tuple[str, ...], bool]:
+    """How legal_moves lists a card's plays: (which way, waived terrains, whether 'skip' follows)."""
+    skippable = card.optional and card.kind != "none"
+    waive = tuple(card.effect.get("waive", []))
+    if not card.playable:
+        return _UNPLAYABLE, waive, skippable
+    if card.kind in NO_CHOICE_KINDS:
+        return _PLAIN, waive, skippable
+    if card.kind == "lay_rails" and card.effect["rails"] == 1:
+        return _ONE_RAIL, waive, skippable
+    if card.kind == "station":
+        return _STATION, waive, skippable
+    return _OTHER, waive, skippable
+
+
+_PLAY = {slug: _play_plan(card) for slug, card in CARDS.items()}
 
 
 def _distinct(cards: list[str]) -> list[str]:
@@ -52,18 +96,54 @@ def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (
     return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
 
 
-def card_choices(state: State, seat: int, card: Card, in_hand_already: bool) -> list[list[str]]:
+class _RailOptions:
+    """``rail_options`` and the frontier for one state, each worked out at most once (per waiver
+    set): a hand may hold several rail-laying cards, and their choices read the same board."""
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.state = state
+        self.seat = seat
+        self._frontier: list[str] | None = None
+        self._options: dict[tuple[str, ...], list[str]] = {}
+
+    def frontier(self) -> list[str]:
+        if self._frontier is None:
+            self._frontier = board.frontier(self.state, self.seat)
+        return self._frontier
+
+    def options(self, waive: tuple[str, ...]) -> list[str]:
+        found = self._options.get(waive)
+        if found is None:
+            state, seat = self.state, self.seat
+            if state["players"][seat]["rails_left"] <= 0:
+                found = []
+            else:
+                found = board.affordable_rails(state, seat, self.frontier(), waive)
+            self._options[waive] = found
+        return found
+
+
+def card_choices(
+    state: State, seat: int, card: Card, in_hand_already: bool, rails: _RailOptions | None = None
+) -> list[list[str]]:
     """Argument lists for playing ``card`` now (the card is assumed to leave the hand first)."""
-    hand = list(state["players"][seat]["hand"])
-    if in_hand_already and card.slug in hand:
+    hand = state["players"][seat]["hand"]
+    if in_hand_already and card.slug in hand and card.kind in _HAND_KINDS:
+        hand = list(hand)
         hand.remove(card.slug)
-    choices = _effect_choices(state, seat, card, hand)
+    choices = _effect_choices(state, seat, card, hand, rails or _RailOptions(state, seat))
     if card.optional and card.kind != "none":
         choices.append([SKIP])
     return choices
 
 
-def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> list[list[str]]:
+# Card kinds whose choices read the rest of the hand (the others never look at it).
+_HAND_KINDS = frozenset(
+    {"freight_train", "recycling", "mail_train", "transfer", "scrapyard", "refurbishment", "play_twice"}
+)
+
+
+def _effect_choices(state: State, seat: int, card: Card, hand: list[str], rails: _RailOptions) -> list[list[str]]:
     kind = card.kind
     effect = card.effect
     player = state["players"][seat]
@@ -72,14 +152,14 @@ def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> lis
     if kind == "lay_rails":
         waive = tuple(effect.get("waive", []))
         if effect["rails"] == 1:
-            return [[h] for h in rail_options(state, seat, waive)]
+            return [[h] for h in rails.options(waive)]
         return _double_rails(state, seat, waive, int(effect["rails"]))
     if kind == "station":
         return [[h] for h in board.station_hexes(state)]
     if kind == "terminal":
         if player["rails_left"] <= 0:
             return []
-        reachable = set(board.frontier(state, seat))
+        reachable = set(rails.frontier())
         return [[h] for h in board.station_hexes(state) if h in reachable]
     if kind == "amusement_park":
         return [[t] for t in _distinct(player["play"]) if CARDS[t].type == "train"]
@@ -106,7 +186,7 @@ def _effect_choices(state: State, seat: int, card: Card, hand: list[str]) -> lis
         return out
     if kind == "central_station":
         out = [["money"], ["draw"]]
-        out.extend(["rail", h] for h in rail_options(state, seat, tuple(effect["waive"])))
+        out.extend(["rail", h] for h in rails.options(tuple(effect["waive"])))
         return out
     if kind == "lost_and_found":
         return [[c] for c in _distinct(player["discard"])]
@@ -134,7 +214,6 @@ def _trial(state: State) -> State:
     """A cheap copy of the parts a rail trial changes."""
     trial = dict(state)
     trial["turn"] = dict(state["turn"], waive=list(state["turn"]["waive"]))
-    trial["rails"] = {h: list(s) for h, s in state["rails"].items()}
     trial["players"] = [dict(p, gained=list(p["gained"])) for p in state["players"]]
     trial["supply"] = dict(state["supply"])
     return trial
@@ -171,11 +250,10 @@ def _up_to(hand: list[str], limit: int) -> list[list[str]]:
 def _twice_choices(state: State, seat: int, card: Card, hand: list[str]) -> list[list[str]]:
     """Same choices for both plays, or the choice then 'skip'; each candidate is checked by trial."""
     from games.trains.effects import play_card
-    from games.trains.rules import clone
 
     out: list[list[str]] = []
     for args in _twice_candidates(state, seat, card, hand, nested=False):
-        trial = clone(state)
+        trial = fork(state, seat)  # the copy apply plays on: what a card changes in place is copied
         try:
             play_card(trial, seat, card.slug, args, [])
         except IllegalMove:
@@ -205,7 +283,7 @@ def _twice_candidates(state: State, seat: int, card: Card, hand: list[str], nest
             fake = dict(state)
             fake["players"] = list(state["players"])
             fake["players"][seat] = dict(state["players"][seat], hand=rest)
-            inner = _effect_choices(fake, seat, target, rest)
+            inner = _effect_choices(fake, seat, target, rest, _RailOptions(fake, seat))
         skippable = target.optional and target.kind != "none"
         if skippable:
             out.append([slug, SKIP])

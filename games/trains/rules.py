@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import repeat
 from typing import Any
 
 from games import cards
@@ -148,9 +149,9 @@ def _advance_start(state: State, events: list[Event]) -> None:
 
 def end_reasons(state: State) -> list[str]:
     reasons = []
-    empty = [s for s in state["piles"] if state["supply"][s] == 0]
-    if len(empty) >= RULES["end_empty_piles"]:
-        reasons.append(f"{len(empty)} supply piles are empty")
+    empty = list(map(state["supply"].__getitem__, state["piles"])).count(0)  # checked every turn
+    if empty >= RULES["end_empty_piles"]:
+        reasons.append(f"{empty} supply piles are empty")
     for seat, player in enumerate(state["players"]):
         if player["rails_left"] == 0:
             reasons.append(f"{state['names'][seat]} has placed all their rails")
@@ -239,7 +240,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         problem = board.start_problem(new, seat, hexname)
         if problem:
             raise IllegalMove(problem)
-        new["rails"][hexname] = [seat]
+        new["rails"] = {**new["rails"], hexname: [seat]}  # replaced: fork shares the rails dict
         new["players"][seat]["rails_left"] -= 1
         new["players"][seat]["start"] = hexname
         events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
@@ -251,10 +252,11 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         if slug not in CARDS:
             raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
         args = move.get("args", [])
-        if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
             raise IllegalMove("Card choices must be a list of words.")
         # City and remote location names stand for their hex on this game's map.
-        args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
+        if not board.PLACE_WORDS.keys().isdisjoint(args):
+            args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
         text = play_card(new, seat, slug, args, events)
         events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "buy":
@@ -343,9 +345,21 @@ def status(state: State) -> Status:
     if state["phase"] == "start":
         return Status(to_act=(seat,), finished=False, summary=f"{names[seat]} to place a starting rail")
     turn = state["turn"]
-    buys = turn["buys"]
-    summary = f"{names[seat]}'s turn ({turn['money']} money, {buys} buy{'s' if buys != 1 else ''} made)"
-    return Status(to_act=(seat,), finished=False, summary=summary)
+    key = (seat, names[seat], turn["money"], turn["buys"])
+    found = _TURN_STATUS.get(key)
+    if found is None:
+        seat, name, money, buys = key
+        summary = f"{name}'s turn ({money} money, {buys} buy{'s' if buys != 1 else ''} made)"
+        found = Status(to_act=(seat,), finished=False, summary=summary)
+        if len(_TURN_STATUS) >= 4096:
+            _TURN_STATUS.clear()
+        _TURN_STATUS[key] = found
+    return found
+
+
+# (seat, name, money, buys) -> the Status of a turn in play. Status is frozen, so equal turns share
+# one: hosts and bots ask for it around every move, and building it was a measurable part of a move.
+_TURN_STATUS: dict[tuple[int, str, int, int], Status] = {}
 
 
 def kick(state: State, seat: int) -> tuple[State, list[Event]]:

@@ -9,7 +9,7 @@ from games.tramways.help import RULES_HELP
 from games.tramways.movegen import legal_moves
 from games.tramways.notation import VERBS, format_move, parse
 from games.tramways.rules import RULES_VERSION, apply, kick, resign, setup, skip_move, status, undo_scope
-from games.tramways.scoring import standings
+from games.tramways.scoring import standings, stats
 from games.tramways.view import move_label, private_summary, view
 
 OPTIONS = (
@@ -42,6 +42,7 @@ GAME = GameSpec(
     view=view,
     status=status,
     standings=standings,
+    stats=stats,
     parse=parse,
     format=format_move,
     resign=resign,
@@ -85,6 +86,7 @@ MANIFEST = GameManifest(
     ),
     renderer="rendering.tramways",
     palette=PALETTE,
+    tie_break="lower stress, then more money",
 )
 
 __all__ = ["GAME", "MANIFEST", "RULES_VERSION"]

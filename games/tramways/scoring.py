@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Standing, State
+from games.base import PlayStats, Standing, State
 from games.tramways.content import SETTINGS, stress_penalty
 
 
@@ -59,3 +59,16 @@ def standings(state: State) -> list[Standing]:
         for e in winners:
             e["title"] = "shared win" if len(winners) > 1 else "winner"
     return result
+
+
+# The reference's names for the building types (tramways.reference.md, "Cells").
+BUILDING_NAMES = {"R": "Residence", "C": "Commercial", "I": "Industry", "L": "Leisure", "S": "Station"}
+
+
+def stats(state: State) -> PlayStats:
+    """Buildings each player built on their parcels (the pre-printed buildings belong to no one)."""
+    counts: list[dict[str, int]] = [{} for _ in state["names"]]
+    for built in state["built"].values():
+        name = BUILDING_NAMES.get(built["type"], built["type"])
+        counts[built["owner"]][name] = counts[built["owner"]].get(name, 0) + 1
+    return {"map": None, "counted": "buildings built", "counts": counts}

@@ -79,6 +79,7 @@ MANIFEST = GameManifest(
     game_type=GameType(turns="both", hidden=(), chance=True, modules=()),
     renderer="rendering.trolley_town",
     palette=PALETTE,
+    tie_break="none: tied players share the place",
 )
 
 __all__ = ["GAME", "MANIFEST"]

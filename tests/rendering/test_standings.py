@@ -177,3 +177,13 @@ def test_every_breakdown_label_has_a_legend_entry_and_a_segment() -> None:
         assert label in texts
     # Segment values are printed where they fit; the negative part too.
     assert "12" in texts and "-2" in texts
+
+
+def test_each_game_words_its_tie_break_in_its_manifest() -> None:
+    from rendering.standings import _tie_break
+
+    built_in = ("tiny-towns", "trains", "tramways", "trolley-town")
+    rules = {slug: games.get_manifest(slug).tie_break for slug in built_in}
+    assert all(rules.values()) and len(set(rules.values())) == len(built_in)
+    assert all(_tie_break(slug) == rule for slug, rule in rules.items())
+    assert _tie_break("no-such-game") == "the game's tie-break rules"

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 import games
-from rendering import render, render_aborted, render_standings, renderer_for, theme
+from rendering import render, render_aborted, render_standings, theme
 from tests.rendering import samples
 
 SLUGS = games.available_slugs()
@@ -59,10 +59,7 @@ def _check(label: str, draw: object, raw: list[str]) -> list[str]:
 def test_every_image_follows_the_text_rules(slug: str, raw_text: list[str]) -> None:
     # Renderers cache fixed layers (a map's terrain and labels): empty the caches so the text in
     # them is drawn, and so checked, inside recording() even if another test drew this game first.
-    module = renderer_for(slug)
-    for cached in vars(module).values():
-        if callable(getattr(cached, "cache_clear", None)):
-            cached.cache_clear()
+    samples.clear_renderer_caches(slug)
     problems: list[str] = []
     played = samples.playouts(slug)
     assert played, f"{slug}: no sample game could be set up"

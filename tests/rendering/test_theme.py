@@ -68,3 +68,24 @@ def test_text_problems_reports_small_and_escaping_text() -> None:
     assert "'tiny' is 11 px" in problems[0]
     assert "leaves its box" in problems[1]
     assert "below 20 px" in problems[2]
+
+
+def test_polygon_in_a_crop_draws_the_same_pixels_as_pillow() -> None:
+    import random
+
+    from PIL import ImageDraw
+
+    picker = random.Random(3)
+    cases = [(theme.shape_points(shape, 40.5, 30.25, 11), 2) for shape in theme.SHAPES[1:]]
+    cases += [([(2.0, -5.0), (60.0, 20.0), (-8.0, 49.0)], 3)]  # partly outside the image
+    for _ in range(40):
+        cx, cy = picker.uniform(-5, 125), picker.uniform(-5, 85)
+        points = [(cx + picker.uniform(-20, 20), cy + picker.uniform(-20, 20)) for _ in range(picker.randint(3, 7))]
+        cases.append((points, picker.randint(1, 7)))
+    for points, width in cases:
+        for fill in (None, (0, 158, 115)):
+            expected = Image.new("RGB", (120, 80), theme.BACKGROUND)
+            ImageDraw.Draw(expected).polygon(points, fill=fill, outline=theme.INK, width=width)
+            drawn = Image.new("RGB", (120, 80), theme.BACKGROUND)
+            theme.polygon(drawn, points, fill=fill, outline=theme.INK, width=width)
+            assert drawn.tobytes() == expected.tobytes(), (points, width, fill)

@@ -14,24 +14,18 @@ from PIL import Image
 
 from games.tramways.content import card_name
 from rendering import theme, tramways
-from tests.tramways.samples import TABLES, Sample, samples
+from tests.rendering.samples import Table, record
+from tests.tramways.samples import TABLES, samples
 
 
-def _record(sample: Sample) -> tuple[list[theme.DrawnText], bytes]:
-    tramways.clear_caches()  # cached layers and tiles would not draw their text again
-    with theme.recording() as drawn:
-        png = tramways.render_board(sample.view, sample.focus)
-    return drawn, png
-
-
-@pytest.mark.parametrize("table", TABLES, ids=[label for _, _, label in TABLES])
-def test_every_sample_view_follows_the_text_rules(table: tuple[int, str, str]) -> None:
+@pytest.mark.parametrize("table", TABLES, ids=[table.label for table in TABLES])
+def test_every_sample_view_follows_the_text_rules(table: Table) -> None:
     found = list(samples(tables=(table,)))
-    moments = [s.label.removeprefix(table[2] + "-") for s in found]
+    moments = [s.label.removeprefix(table.label + "-") for s in found]
     assert moments == ["start", "auction", "mid", "late", "end", "mid-private", "start-private"]
     assert found[4].view["finished"] and not found[0].view["finished"]
     for sample in found:
-        drawn, png = _record(sample)
+        drawn, png = record(sample)
         assert theme.text_problems(drawn) == [], sample.label
         image = Image.open(io.BytesIO(png))
         assert image.width <= theme.MAX_WIDTH and len(png) <= 300_000, sample.label
@@ -55,7 +49,7 @@ def test_every_player_has_a_shape_and_the_legend_covers_the_modules() -> None:
     assert ("upgraded" in kinds) == any(link["upgraded"] for link in links)
     start = next(s for s in samples(tables=(TABLES[1],)) if s.label.endswith("-start"))
     assert not start.view["links"] and "tag" not in {kind for kind, _ in tramways._legend_entries(start.view)}
-    drawn, _ = _record(five)
+    drawn, _ = record(five)
     texts = {item.text for item in drawn}
     assert {label for _, label in tramways._legend_entries(five.view)} <= texts
     assert {"pts", "$", "HP", "stress", "workers", "rails", "hand", "deck"} <= texts  # the player table

@@ -12,24 +12,18 @@ import pytest
 from PIL import Image
 
 from rendering import theme, trolley_town
-from tests.trolley_town.samples import TABLES, Sample, samples
+from tests.rendering.samples import Table, record
+from tests.trolley_town.samples import TABLES, samples
 
 
-def _record(sample: Sample) -> tuple[list[theme.DrawnText], bytes]:
-    trolley_town.clear_caches()  # cached cells and cards would not draw their text again
-    with theme.recording() as drawn:
-        png = trolley_town.render_board(sample.view, sample.focus)
-    return drawn, png
-
-
-@pytest.mark.parametrize("table", TABLES, ids=[label for _, _, label in TABLES])
-def test_every_sample_view_follows_the_text_rules(table: tuple[int, str, str]) -> None:
+@pytest.mark.parametrize("table", TABLES, ids=[table.label for table in TABLES])
+def test_every_sample_view_follows_the_text_rules(table: Table) -> None:
     found = list(samples(tables=(table,)))
-    moments = [s.label.removeprefix(table[2] + "-") for s in found]
+    moments = [s.label.removeprefix(table.label + "-") for s in found]
     assert moments == ["start", "mid", "late", "end", "mid-private", "late-private"]
     assert found[3].view.get("finished") and found[0].view["round"] == 1
     for sample in found:
-        drawn, png = _record(sample)
+        drawn, png = record(sample)
         assert theme.text_problems(drawn) == [], sample.label
         image = Image.open(io.BytesIO(png))
         assert image.width <= theme.MAX_WIDTH and len(png) <= 300_000, sample.label
@@ -37,7 +31,7 @@ def test_every_sample_view_follows_the_text_rules(table: tuple[int, str, str]) -
 
 def test_coordinates_and_market_names_are_typed_size_and_the_legend_is_complete() -> None:
     sample = next(s for s in samples(tables=(TABLES[1],)) if s.label == "4p-mid-private")
-    drawn, _ = _record(sample)
+    drawn, _ = record(sample)
     typed = {item.text for item in drawn if item.typed}
     town = sample.view["towns"][sample.focus]
     xs = {int(cell["x"]) for cell in town["cells"]}
@@ -51,3 +45,21 @@ def test_coordinates_and_market_names_are_typed_size_and_the_legend_is_complete(
     assert {label for _, label, _ in trolley_town.TIMINGS.values()} <= texts
     assert {label for _, label in trolley_town.MARKS} <= texts
     assert min(item.size for item in drawn) >= theme.MIN_TEXT
+
+
+def test_the_png_is_the_board_with_the_market_encoded_once_per_market() -> None:
+    from PIL import ImageChops, ImageStat
+
+    found = list(samples(tables=(TABLES[1],)))
+    trolley_town.clear_caches()
+    for sample in found:
+        drawn = trolley_town.board_image(sample.view, sample.focus)
+        with Image.open(io.BytesIO(trolley_town.render_board(sample.view, sample.focus))) as png:
+            decoded = png.convert("RGB")
+        assert decoded.size == drawn.size, sample.label
+        # Palette colours only: close to the drawing everywhere, never a wrong colour.
+        difference = ImageChops.difference(drawn, decoded)
+        assert sum(ImageStat.Stat(difference).mean) / 3 < 3, sample.label
+        assert max(high for _, high in difference.getextrema()) < 100, sample.label
+    markets = {trolley_town._market_key(sample.view) for sample in found}
+    assert trolley_town._market_rows.cache_info().misses == len(markets) < len(found)

@@ -59,6 +59,7 @@ def _texts(view, focus=None):
     from rendering import theme
 
     trains_render._base_layer.cache_clear()  # the map layer's labels are drawn (and recorded) again
+    trains_render._map_layer.cache_clear()
     with theme.recording() as drawn:
         render_board(view, focus)
     return drawn

@@ -3,7 +3,7 @@
 ``sample_view`` builds realistic views without the engine: 1-4 towns grown at random from the
 Forest and Mountain (routes of every kind and rotation, buildings holding every resource,
 negative coordinates), and a market with its variations (empty piles and slots, face-down
-basics, the Rebuild tile, solo). The bench (bench/bench_render_trolley.py) draws the same views.
+basics, the Rebuild tile, solo). The bench (bench/bench_render_games.py) draws the same views.
 """
 
 from __future__ import annotations
@@ -470,7 +470,7 @@ def test_bad_focus_is_refused() -> None:
 
 
 def test_four_players_in_round_four_stay_small() -> None:
-    """The issue's size budget; its time budget (median 40 ms) is bench/bench_render_trolley.py's,
+    """The issue's size budget; its time budget (median 40 ms) is bench/bench_render_games.py's,
     as a timing assertion here would flake on a busy machine."""
     for seed in range(8):
         view = sample_view(4, round_no=4, cells=[15 + (seed + s) % 11 for s in range(4)], seed=seed)
