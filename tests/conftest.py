@@ -4,19 +4,22 @@ Hypothesis runs derandomized by default: the same examples on every run and in C
 reproducible and a green run means the same thing twice. ``HYPOTHESIS_PROFILE=explore`` draws fresh
 random examples (and more of them) when you want to hunt for new failures locally.
 
-A throwaway PostgreSQL cluster serves the storage, host and community suites, and ``store_target``
-runs a test on each backend in turn.
+A throwaway PostgreSQL cluster serves the storage, host and community suites, ``store_target``
+runs a test on each backend in turn, and ``store`` is an open store there.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
 
+from storage import Store, open_store
+from storage.postgres import PostgresStore
 from tests.pgcluster import Cluster, start
 
 settings.register_profile(
@@ -53,3 +56,42 @@ def store_target(request: pytest.FixtureRequest, tmp_path) -> str:
     if request.param == "postgres":
         return str(request.getfixturevalue("postgres_url"))
     return str(tmp_path / "test.db")
+
+
+@pytest.fixture
+async def store(store_target: str) -> AsyncIterator[Store]:
+    """An open store on each backend in turn (``store_target``), closed after the test."""
+    s = await open_store(store_target)
+    yield s
+    await s.close()
+
+
+@pytest.fixture(autouse=True)
+def no_store_left_open() -> Iterator[None]:
+    """A test that leaves a store open fails at teardown, by name. (A leaked SQLite store's worker
+    thread dies noisily with the test's event loop, or keeps the process alive if something still
+    holds the store: either way the test that opened it is the one to fix.)"""
+    still_open: dict[int, str] = {}
+    # A patcher of its own: a test's monkeypatch.undo() must not switch the tracking off.
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (Store, PostgresStore):
+            patch.setattr(cls, "__init__", _tracking_init(cls.__init__, still_open))
+            patch.setattr(cls, "close", _tracking_close(cls.close, still_open))
+        yield
+    assert not still_open, f"stores left open by this test: {sorted(still_open.values())}"
+
+
+def _tracking_init(init: Callable[..., None], still_open: dict[int, str]) -> Callable[..., None]:
+    def tracked(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        still_open[id(self)] = type(self).__name__
+
+    return tracked
+
+
+def _tracking_close(close: Callable[[Any], Awaitable[None]], still_open: dict[int, str]) -> Callable[[Any], Any]:
+    async def tracked(self: Any) -> None:
+        still_open.pop(id(self), None)
+        await close(self)
+
+    return tracked

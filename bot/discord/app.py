@@ -187,6 +187,7 @@ class ConductorBot(discord.Client):
     async def admit(self, interaction: discord.Interaction) -> bool:
         """Every interaction passes here first (the tree's check, and the click handlers): while
         shutting down it is turned away privately; otherwise its task is waited for at shutdown."""
+        testhooks.report_when_handled(self.http, interaction.id)  # off unless the tests turn it on
         if self.draining:
             if interaction.type is discord.InteractionType.autocomplete:
                 await delivery.attempt(interaction.response.autocomplete([]), "autocomplete while restarting")

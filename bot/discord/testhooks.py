@@ -11,17 +11,25 @@ CONDUCTOR_TEST_KILL_AFTER=<text>        the bot process SIGKILLs itself as soon 
                                          is committed, nothing about it has been posted yet
 CONDUCTOR_TEST_KILL_AFTER_CLAIM=1       the bot process SIGKILLs itself when start-up repair has
                                          claimed pending announcements, before posting any of them
+CONDUCTOR_TEST_REPORT_HANDLED=1         when the task handling an interaction has ended (every answer,
+                                         follow-up and channel post of it sent), the bot tells the
+                                         fake Discord: POST /_test/interactions/<id>/handled. Tests
+                                         wait for that instead of for a quiet period.
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import os
 import signal
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from discord.http import HTTPClient, Route
 
 from bot.replies import Reply
 
@@ -31,6 +39,8 @@ GATE = "CONDUCTOR_TEST_HOOKS"
 RENDER_DELAY = "CONDUCTOR_TEST_RENDER_DELAY"
 KILL_AFTER = "CONDUCTOR_TEST_KILL_AFTER"
 KILL_AFTER_CLAIM = "CONDUCTOR_TEST_KILL_AFTER_CLAIM"
+REPORT_HANDLED = "CONDUCTOR_TEST_REPORT_HANDLED"
+_reports: set[asyncio.Task[None]] = set()  # the loop keeps only weak references to tasks
 
 
 def enabled() -> bool:
@@ -97,3 +107,27 @@ def _kill(when: str) -> None:
     for handler in logging.getLogger().handlers:
         handler.flush()
     os.kill(os.getpid(), signal.SIGKILL)
+
+
+def report_when_handled(http: HTTPClient, interaction_id: int) -> None:
+    """Called from inside the task that handles ``interaction_id``: when that task ends, however it
+    ends, the fake Discord is told (the test's explicit "done" for the interaction)."""
+    task = asyncio.current_task()
+    if task is None or _setting(REPORT_HANDLED) != "1":
+        return
+
+    def ended(_: asyncio.Task[object]) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closing: nobody waits any more
+            report = asyncio.get_running_loop().create_task(_report(http, interaction_id))
+            _reports.add(report)
+            report.add_done_callback(_reports.discard)
+
+    task.add_done_callback(ended)
+
+
+async def _report(http: HTTPClient, interaction_id: int) -> None:
+    route = Route("POST", "/_test/interactions/{interaction_id}/handled", interaction_id=interaction_id)
+    try:
+        await http.request(route)
+    except Exception as exc:  # a report is best effort: shutting down, or not the fake Discord
+        log.warning("test hook: could not report interaction %s handled: %s", interaction_id, exc)

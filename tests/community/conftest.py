@@ -1,24 +1,14 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
-from storage import Store, open_store
+from storage import Store
 
 GUILD, OTHER_GUILD = "g1", "g2"
 ANN, BOB, CAT = Actor("1", "ann"), Actor("2", "bob"), Actor("3", "cat")
 MOD = Actor("9", "mod", is_moderator=True)
-
-
-@pytest.fixture
-async def store(store_target: str) -> AsyncIterator[Store]:
-    """Each community test that uses a store runs on both backends (``store_target``)."""
-    s = await open_store(store_target)
-    yield s
-    await s.close()
 
 
 @pytest.fixture

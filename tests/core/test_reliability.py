@@ -18,7 +18,7 @@ from bot.core import Conductor
 from bot.replies import Actor
 from storage import Store, open_store
 from storage.db import dumps
-from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, say, snapshot
+from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, memory_store, say, snapshot
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -231,7 +231,7 @@ WORDS = [
 ]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     commands=st.lists(
         st.tuples(
@@ -239,64 +239,77 @@ WORDS = [
             st.one_of(st.lists(st.sampled_from(WORDS), max_size=7).map(" ".join), st.text(max_size=30)),
         ),
         min_size=1,
-        max_size=12,
+        max_size=25,
     )
 )
 def test_random_command_strings_never_crash_and_refusals_change_nothing(commands):
     async def run() -> None:
-        store = await Store.open(":memory:")
-        host = Conductor(store, render_images=False, seed_source=lambda: 11)
-        await say(host, ANN, "/game new tiny-towns buildings=first-game")
-        await say(host, BOB, "/game join")
-        await say(host, ANN, "/game start")
-        for actor, text in commands:
-            before = await snapshot(store) if await store.open_game(GUILD, CHANNEL) else None
-            reply = await host.handle(GUILD, CHANNEL, actor, text)
-            if not reply.ok and before is not None:
-                assert await snapshot(store) == before, (text, reply.private)
-                assert reply.private
-        await store.close()
+        async with memory_store() as store:
+            host = Conductor(store, render_images=False, seed_source=lambda: 11)
+            await say(host, ANN, "/game new tiny-towns buildings=first-game")
+            await say(host, BOB, "/game join")
+            await say(host, ANN, "/game start")
+            for actor, text in commands:
+                before = await snapshot(store) if await store.open_game(GUILD, CHANNEL) else None
+                reply = await host.handle(GUILD, CHANNEL, actor, text)
+                if not reply.ok and before is not None:
+                    assert await snapshot(store) == before, (text, reply.private)
+                    assert reply.private
 
     asyncio.run(run())
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(choices=st.lists(st.tuples(st.booleans(), st.integers(0, 10_000)), min_size=5, max_size=60))
-def test_random_legal_and_illegal_move_sequences_keep_state_consistent(choices):
+MAX_LEGAL = 600  # far beyond a whole two-player game: reaching it means the game never ended
+MAX_REFUSED = 40  # refused commands per game (unbounded, shrinking would make every draw a refusal)
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_random_legal_and_illegal_move_sequences_keep_state_consistent_to_the_end(data):
+    """Engine-listed legal moves (every one must be accepted) mixed with out-of-range placements
+    (refused, changing nothing), played until the game ends; then the log replays to the stored
+    state and holds exactly the accepted moves."""
     import games
 
     spec = games.get_game("tiny-towns")
 
     async def run() -> None:
-        store = await Store.open(":memory:")
-        host = Conductor(store, render_images=False, seed_source=lambda: 13)
-        await say(host, ANN, "/game new tiny-towns buildings=first-game")
-        await say(host, BOB, "/game join")
-        await say(host, ANN, "/game start")
-        actors = [ANN, BOB]
-        for legal, pick in choices:
-            row = await store.open_game(GUILD, CHANNEL)
-            if row is None:
-                break
-            seat = pick % 2
-            if legal:
-                moves = spec.legal_moves(row.state, seat)
-                if not moves:
-                    continue
-                text = spec.format(moves[pick % len(moves)])
+        async with memory_store() as store:
+            host = Conductor(store, render_images=False, seed_source=lambda: 13)
+            await say(host, ANN, "/game new tiny-towns buildings=first-game")
+            await say(host, BOB, "/game join")
+            await say(host, ANN, "/game start")
+            actors = [ANN, BOB]
+            accepted = refused = 0
+            while accepted < MAX_LEGAL:
+                row = await store.latest_game(GUILD, CHANNEL)
+                assert row is not None and row.state is not None
+                if row.status == "finished":
+                    break
+                seat = data.draw(st.sampled_from(spec.status(row.state).to_act), label="seat")
+                # five legal moves to one refusal, while refusals are left
+                legal = refused >= MAX_REFUSED or data.draw(st.integers(0, 5), label="legal?") > 0
+                if legal:
+                    moves = spec.legal_moves(row.state, seat)
+                    assert moves, (seat, row.state["phase"])  # whoever is to act has a move
+                    text = spec.format(moves[data.draw(st.integers(0, len(moves) - 1), label="move")])
+                else:
+                    text = data.draw(st.sampled_from(["/tt place E1", "/tt place A0", "/tt place A5", "/tt build x"]))
+                before = await snapshot(store)
+                reply = await host.handle(GUILD, CHANNEL, actors[seat], text)
+                if legal:
+                    assert reply.ok, (text, reply.private)
+                    accepted += 1
+                else:
+                    assert not reply.ok and reply.private and await snapshot(store) == before, (text, reply.private)
+                    refused += 1
             else:
-                text = f"/tt place {'ABCDE'[pick % 5]}{pick % 6}"
-            before = await snapshot(store)
-            reply = await host.handle(GUILD, CHANNEL, actors[seat], text)
-            if legal:
-                assert reply.ok, (text, reply.private)
-            if not reply.ok:
-                assert await snapshot(store) == before
-        findings = await check_store(store)
-        assert all(f.kind == "ok" for f in findings), findings
-        row = (await store.all_games())[0]
-        assert dumps(row.state) == dumps(__import__("json").loads(dumps(row.state)))
-        await store.close()
+                raise AssertionError(f"the game did not end within {MAX_LEGAL} legal moves")
+            findings = await check_store(store)
+            assert findings and all(f.kind == "ok" for f in findings), findings
+            row = await store.latest_game(GUILD, CHANNEL)
+            assert row is not None and row.status == "finished" and spec.status(row.state).finished
+            assert len(await store.moves(row.id)) == accepted
 
     asyncio.run(run())
 
@@ -329,29 +342,28 @@ TRAINS_WORDS = [
 ]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     commands=st.lists(
         st.tuples(
             st.sampled_from([ANN, BOB]), st.lists(st.sampled_from(TRAINS_WORDS), min_size=1, max_size=6).map(" ".join)
         ),
         min_size=1,
-        max_size=15,
+        max_size=40,
     )
 )
 def test_random_trains_commands_never_crash_and_refusals_change_nothing(commands):
     async def run() -> None:
-        store = await Store.open(":memory:")
-        host = Conductor(store, render_images=False, seed_source=lambda: 17)
-        await say(host, ANN, "/game new trains")
-        await say(host, BOB, "/game join")
-        await say(host, ANN, "/game start")
-        for actor, text in commands:
-            before = await snapshot(store)
-            reply = await host.handle(GUILD, CHANNEL, actor, text)
-            if not reply.ok:
-                assert reply.private and await snapshot(store) == before, (text, reply.private)
-        assert all(f.kind == "ok" for f in await check_store(store))
-        await store.close()
+        async with memory_store() as store:
+            host = Conductor(store, render_images=False, seed_source=lambda: 17)
+            await say(host, ANN, "/game new trains")
+            await say(host, BOB, "/game join")
+            await say(host, ANN, "/game start")
+            for actor, text in commands:
+                before = await snapshot(store)
+                reply = await host.handle(GUILD, CHANNEL, actor, text)
+                if not reply.ok:
+                    assert reply.private and await snapshot(store) == before, (text, reply.private)
+            assert all(f.kind == "ok" for f in await check_store(store))
 
     asyncio.run(run())

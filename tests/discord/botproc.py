@@ -47,6 +47,9 @@ class BotProcess:
             DATABASE_PATH=str(self.db_path),
             LOG_LEVEL="INFO",
             PYTHONUNBUFFERED="1",
+            # The bot says when it has finished each interaction (InteractionRecord.settle waits for it).
+            CONDUCTOR_TEST_HOOKS="1",
+            CONDUCTOR_TEST_REPORT_HANDLED="1",
         )
         env.update(self.extra_env)
         if gateway_setting:

@@ -166,6 +166,7 @@ class InteractionRecord:
     choices: list[dict[str, Any]] | None = None
     answered_at: float | None = None  # first real content (not a loading state)
     shard: int = 0  # the gateway shard it was dispatched on (its guild's)
+    handled: bool = False  # the bot reported that its handling of this interaction has ended
 
     @property
     def messages(self) -> list[Message]:
@@ -206,14 +207,11 @@ class InteractionRecord:
         await self.fake.wait_until(lambda: check(self), timeout)
         return self
 
-    async def settle(self, quiet: float = 0.15, timeout: float = 15.0) -> InteractionRecord:
-        """Answered, and no further message for ``quiet`` seconds (follow-ups included)."""
-        await self.wait(timeout=timeout)
-        while True:
-            count = (len(self.message_ids), sum(self.fake.messages[m].edits for m in self.message_ids))
-            await asyncio.sleep(quiet)
-            if count == (len(self.message_ids), sum(self.fake.messages[m].edits for m in self.message_ids)):
-                return self
+    async def settle(self, timeout: float = 15.0) -> InteractionRecord:
+        """Answered, and the bot has reported that it finished handling the interaction: every
+        response, follow-up and edit of it was sent before that report (the bot runs with
+        CONDUCTOR_TEST_REPORT_HANDLED=1, see bot/discord/testhooks.py)."""
+        return await self.wait(lambda r: r.answered and r.handled, timeout)
 
 
 @dataclass
@@ -779,8 +777,8 @@ class FakeDiscord:
 
     @web.middleware
     async def _middleware(self, request: web.Request, handler: Callable[..., Any]) -> web.StreamResponse:
-        if request.path == "/gateway":
-            return await handler(request)
+        if request.path == "/gateway" or request.path.startswith("/api/v10/_test/"):
+            return await handler(request)  # not Discord's REST: not recorded, never faulted
         record = Recorded(request.method, request.path, dict(request.query), time.monotonic())
         self.requests.append(record)
         request[RECORD] = record
@@ -869,7 +867,17 @@ class FakeDiscord:
             (("POST", r"/channels/(\d+)/threads"), self._thread_create),
             (("GET", r"/channels/(\d+)"), self._channel_get),
             (("DELETE", r"/channels/(\d+)"), self._channel_remove),
+            (("POST", r"/_test/interactions/(\d+)/handled"), self._handled),
         ]
+
+    async def _handled(self, request: web.Request, interaction_id: str) -> web.Response:
+        """Not Discord: the bot's test hook saying it is done with an interaction (InteractionRecord.settle)."""
+        record = self.interactions.get(int(interaction_id))
+        if record is None:
+            return _json({"message": "Unknown interaction", "code": 10062}, status=404)
+        record.handled = True
+        await self._notify()
+        return web.Response(status=204)
 
     async def _me(self, request: web.Request) -> web.Response:
         return _json(self.users[self.APP])

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 from games.tiny_towns import GAME
+from tests.playouts import bot_line
 
 
 def _game(seed: int, levels: list[int]) -> list[dict]:
@@ -30,22 +26,7 @@ def test_level_one_beats_random_in_ninety_percent_of_games() -> None:
 
 
 def _bot_line(hash_seed: str) -> str:
-    """Bot moves of both levels along one game, computed in a fresh interpreter with its own hash seed:
-    set and dict orders differ between interpreters, so a bot that leans on them disagrees here."""
-    script = (
-        "from games.tiny_towns import GAME\n"
-        "state = GAME.setup(['a', 'b'], {}, 5)\n"
-        "out = []\n"
-        "for step in range(12):\n"
-        "    status = GAME.status(state)\n"
-        "    if status.finished: break\n"
-        "    seat = status.to_act[0]\n"
-        "    out += [GAME.format(GAME.bot_move(state, seat, level)) for level in (0, 1)]\n"
-        "    state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 1))\n"
-        "print(repr(out))\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True).stdout
+    return bot_line("games.tiny_towns", ["a", "b"], hash_seed)
 
 
 def test_bot_moves_are_deterministic() -> None:

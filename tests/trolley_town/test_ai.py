@@ -7,16 +7,13 @@ times) are in bench/bench_trolley_town.py; these are the smaller versions that k
 from __future__ import annotations
 
 import json
-import os
 import statistics
-import subprocess
-import sys
-from pathlib import Path
 from typing import Any
 
 from games.options import parse_options
 from games.trolley_town import GAME, ai, rules
 from games.trolley_town.town import canonical_rotation
+from tests.playouts import bot_line
 
 State = dict[str, Any]
 
@@ -90,22 +87,7 @@ def test_level_one_plays_every_option_set_legally() -> None:
 
 
 def _bot_line(hash_seed: str) -> str:
-    """Bot moves of both levels along one game, computed in a fresh interpreter with its own hash seed:
-    set and dict orders differ between interpreters, so a bot that leans on them disagrees here."""
-    script = (
-        "from games.trolley_town import GAME\n"
-        "state = GAME.setup(['ann', 'bob'], {}, 5)\n"
-        "out = []\n"
-        "for step in range(12):\n"
-        "    status = GAME.status(state)\n"
-        "    if status.finished: break\n"
-        "    seat = status.to_act[0]\n"
-        "    out += [GAME.format(GAME.bot_move(state, seat, level)) for level in (0, 1)]\n"
-        "    state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 1))\n"
-        "print(repr(out))\n"
-    )
-    env = {**os.environ, "PYTHONHASHSEED": hash_seed, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, check=True).stdout
+    return bot_line("games.trolley_town", ["ann", "bob"], hash_seed)
 
 
 def test_bot_moves_are_deterministic() -> None:
