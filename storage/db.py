@@ -663,6 +663,7 @@ class Store(CommunityStore, SharedStatements):
                 expected_version,
             )
             if revert_from_seq is not None:
+                _unarchive(tx, game_id)  # a finished game rolled back: its log is live again
                 tx.run("UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game_id, revert_from_seq))
             if move is not None:
                 tx.many(
@@ -806,6 +807,8 @@ class Store(CommunityStore, SharedStatements):
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     [(game.id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
                 )
+            if game.status in CLOSED_STATUSES and (revert_from_seq is not None or revert_seqs or moves):
+                _unarchive(tx, game.id)  # a closed game rolled back: its archived log is live again
             if revert_from_seq is not None:
                 tx.run("UPDATE moves SET reverted = 1 WHERE game_id = ? AND seq >= ?", (game.id, revert_from_seq))
             if revert_seqs:
@@ -1039,6 +1042,9 @@ ARCHIVE_SQL = (
 )
 
 
+UNARCHIVE_SQL = f"INSERT INTO moves (game_id, {_MOVE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+
+
 def archived_moves(stored: Any) -> list[list[Any]]:
     """An archive row's moves (``_MOVE_COLUMNS`` each); [] for no archive row."""
     return [list(r) for r in json.loads(_inflate(stored))] if stored is not None else []
@@ -1062,6 +1068,16 @@ def _archive(tx: _Tx, game_id: int) -> None:
     everything = archived_moves(archived[0] if archived else None) + [list(r) for r in rows]
     tx.run(ARCHIVE_SQL, (game_id, compress(everything), len(everything)))
     tx.run("DELETE FROM moves WHERE game_id = ?", (game_id,))
+
+
+def _unarchive(tx: _Tx, game_id: int) -> None:
+    """Put an archived move log back into move rows, so a rollback can mark its reverted moves and
+    the moves that follow get the next numbers (archived again when the game closes again)."""
+    archived = tx.run("SELECT moves FROM moves_archive WHERE game_id = ?", (game_id,)).fetchone()
+    if archived is None:
+        return
+    tx.many(UNARCHIVE_SQL, [(game_id, *row) for row in archived_moves(archived[0])])
+    tx.run("DELETE FROM moves_archive WHERE game_id = ?", (game_id,))
 
 
 class _Tx:

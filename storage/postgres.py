@@ -30,6 +30,7 @@ from storage.db import (
     CLOSED_STATUSES,
     OPEN_STATUSES,
     OUTBOX_LEASE_SECONDS,
+    UNARCHIVE_SQL,
     Announcement,
     ChannelBusy,
     GameRow,
@@ -326,6 +327,7 @@ class PostgresStore(CommunityStore, SharedStatements):
             if _affected(changed) != 1:
                 raise StaleVersion(game_id)
             if revert_from_seq is not None:
+                await _unarchive(connection, game_id)  # a finished game rolled back: its log is live again
                 await connection.execute(
                     "UPDATE moves SET reverted = 1 WHERE game_id = $1 AND seq >= $2", game_id, revert_from_seq
                 )
@@ -431,6 +433,8 @@ class PostgresStore(CommunityStore, SharedStatements):
                 raise StaleVersion(game.id)
             if seats is not None:
                 await _replace_seats(connection, game.id, seats)
+            if game.status in CLOSED_STATUSES and (revert_from_seq is not None or revert_seqs or moves):
+                await _unarchive(connection, game.id)  # a closed game rolled back: its archived log is live again
             if revert_from_seq is not None:
                 await connection.execute(
                     "UPDATE moves SET reverted = 1 WHERE game_id = $1 AND seq >= $2", game.id, revert_from_seq
@@ -747,6 +751,19 @@ async def _archive(connection: Any, game_id: int) -> None:
     everything = archived_moves(archived) + [list(r) for r in rows]
     await connection.execute(placeholders(ARCHIVE_SQL), game_id, compress(everything), len(everything))
     await connection.execute("DELETE FROM moves WHERE game_id = $1", game_id)
+
+
+async def _unarchive(connection: Any, game_id: int) -> None:
+    """Put an archived move log back into move rows (see storage.db._unarchive)."""
+    archived = await connection.fetchval("SELECT moves FROM moves_archive WHERE game_id = $1", game_id)
+    if archived is None:
+        return
+    rows = [
+        (game_id, seq, seat, user, text, int(irr), int(rev), float(created))
+        for seq, seat, user, text, irr, rev, created in archived_moves(archived)
+    ]
+    await connection.executemany(placeholders(UNARCHIVE_SQL), rows)
+    await connection.execute("DELETE FROM moves_archive WHERE game_id = $1", game_id)
 
 
 def _safe(url: str) -> str:

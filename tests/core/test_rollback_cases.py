@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from bot import replies as R
+from bot.check import check_store
 from bot.core import Conductor
 from storage import MoveRecord, Store
 from tests.core.conftest import ANN, BOB, CHANNEL, GUILD, MOD, say, snapshot, started_two_player
@@ -36,8 +37,22 @@ async def test_rolling_back_a_finished_game_makes_it_active_again(host: Conducto
     row = await store.latest_game(GUILD, CHANNEL)
     assert row is not None and row.status == "active" and row.state is not None
     assert row.state["round"] == 1 and row.state["phase"] == "place"
-    # Not asserted yet: that the resignation is marked reverted. It is not (found here, reported on
-    # issue 17): a finished game's moves are archived, and the store reverts only live move rows.
+    # The finished game's log was archived; the rollback brings it back and marks the resignation
+    # reverted, so the log still replays to the stored state.
+    log = await store.moves(row.id, include_reverted=True)
+    assert [(m.seq, m.text, m.reverted) for m in log] == [
+        (1, "/tt announce wood", False),
+        (2, "/game resign", True),
+    ]
+    assert {f.kind for f in await check_store(store)} == {"ok"}
+    # Play on: the next move gets the next number, and finishing again archives the whole log again.
+    assert (await say(host, ANN, "/tt place A1")).ok
+    assert (await say(host, ANN, "/game resign confirm")).ok
+    row = await store.latest_game(GUILD, CHANNEL)
+    assert row is not None and row.status == "finished"
+    log = await store.moves(row.id, include_reverted=True)
+    assert [(m.seq, m.reverted) for m in log] == [(1, False), (2, True), (3, False), (4, False)]
+    assert {f.kind for f in await check_store(store)} == {"ok"}
 
 
 async def test_a_log_that_no_longer_replays_is_refused_and_left_alone(host: Conductor, store: Store) -> None:
