@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 RENDER_THREADS = int(os.environ.get("CONDUCTOR_RENDER_THREADS", "4"))
 RENDER_PROCESSES = int(os.environ.get("CONDUCTOR_RENDER_PROCESSES", "2"))
 DRAIN_SECONDS = 10.0  # at shutdown, how long interactions in flight may take to finish
+WARM_UP_WAIT = 30.0  # at start-up, how long to wait for a warm render worker before connecting anyway
 RESTARTING = "The bot is restarting; try again in a moment."
 
 
@@ -113,7 +114,10 @@ class ConductorBot(discord.Client):
             concurrent.futures.ThreadPoolExecutor(max_workers=RENDER_THREADS, thread_name_prefix="render")
         )
         self.store = await open_store(self.settings.database)
-        self.render_pool = testhooks.renderer(render_pool())
+        pool = render_pool()
+        if pool is not None:
+            await self._warm_up(pool)
+        self.render_pool = testhooks.renderer(pool)
         self.conductor = Conductor(
             self.store,
             render_executor=self.render_pool,
@@ -141,6 +145,18 @@ class ConductorBot(discord.Client):
             else f"; shards {sorted(self.settings.shards.ids)} of {self.settings.shard_count}",
             ", ".join("/" + c.name for c in self.tree.get_commands()),
         )
+
+    async def _warm_up(self, pool: concurrent.futures.Executor) -> None:
+        """Wait (before the gateway connects) until a render worker has drawn its warm-up boards, so
+        the first board a player asks for after a restart does not queue behind them. A worker only
+        takes a job once warm, so one no-op job answered means one warm worker."""
+        started = time.monotonic()
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(pool.submit(os.getpid)), WARM_UP_WAIT)
+        except (TimeoutError, concurrent.futures.BrokenExecutor) as exc:
+            log.warning("render workers not warm after %.1f s (%r); starting anyway", WARM_UP_WAIT, exc)
+            return
+        log.info("render workers warm in %.1f s", time.monotonic() - started)
 
     async def _repair(self) -> None:
         """After a crash: bot turns that are due are played, lost timers restored, and every channel
