@@ -10,7 +10,7 @@ and the first legal one is returned, so the bot can never send an illegal move.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
@@ -287,6 +287,16 @@ def _buys(state: State, seat: int) -> Iterator[Move]:
     money = state["turn"]["money"]
     if money < 2:
         return
+    early = state["turn"]["early"]
+    for slug in wish_list(state, seat, money):
+        if slug in state["piles"] and state["supply"][slug] > 0 and CARDS[slug].cost <= money:
+            yield {MOVE_KEY: "buy", "card": slug, "top": early and CARDS[slug].type != "victory"}
+            return
+
+
+def wish_list(state: State, seat: int, money: int, stations_useful: Callable[[], bool] = lambda: True) -> list[str]:
+    """Level 1's buying plan, best first: money while the deck is poor, rails while short of them,
+    stations (when ``stations_useful``: level 2 asks whether a city would gain), points late."""
     player = state["players"][seat]
     cards = [c for z in ("deck", "hand", "discard", "play", "gained") for c in player[z]]
     total = len(cards)
@@ -294,11 +304,6 @@ def _buys(state: State, seat: int) -> Iterator[Move]:
     station_cards = sum(1 for c in cards if CARDS[c].type == "station")
     empty = sum(1 for s in state["piles"] if state["supply"][s] == 0)
     late = player["rails_left"] <= 6 or empty >= 2 or state["stations_left"] <= 8
-    early = state["turn"]["early"]
-
-    def buy(slug: str) -> Move:
-        return {MOVE_KEY: "buy", "card": slug, "top": early and CARDS[slug].type != "victory"}
-
     money_cards = [CARDS[c].money for c in cards if CARDS[c].type == "train"]
     density = sum(money_cards) / max(1, total)
     rails_wanted = rail_cards < 2 + total // 6 and player["rails_left"] > rail_cards + 2
@@ -317,12 +322,9 @@ def _buys(state: State, seat: int) -> Iterator[Move]:
             "track-crew",
             "lay-rails",
         ]
-    if station_cards < 1 + total // 9:
+    if station_cards < 1 + total // 9 and stations_useful():
         wish += ["urban-planning", "station-expansion"]
     wish += ["timetable", "night-train", "tourist-train", "express-train"]
     if late:
         wish += ["apartment"]
-    for slug in wish:
-        if slug in state["piles"] and state["supply"][slug] > 0 and CARDS[slug].cost <= money:
-            yield buy(slug)
-            return
+    return wish
