@@ -52,8 +52,19 @@ async def snapshot(store: Store, channel: str = CHANNEL) -> tuple[str, int, int,
     return dumps(row.state), row.version, len(moves), dumps([s.__dict__ for s in seats]) + row.status
 
 
+async def started_game(host: Conductor, *joiners: Actor) -> None:
+    """ann's first-game Tiny Towns with ``joiners`` seated after her; ann is Master Builder."""
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    for actor in joiners:
+        assert (await say(host, actor, "/game join")).ok
+    assert (await say(host, ANN, "/game start")).ok
+
+
 async def started_two_player(host: Conductor) -> None:
     """ann and bob in a first-game Tiny Towns, ann is Master Builder."""
-    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
-    assert (await say(host, BOB, "/game join")).ok
-    assert (await say(host, ANN, "/game start")).ok
+    await started_game(host, BOB)
+
+
+async def started_three_player(host: Conductor) -> None:
+    """ann, bob and cat in a first-game Tiny Towns, ann is Master Builder."""
+    await started_game(host, BOB, CAT)

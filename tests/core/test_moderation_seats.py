@@ -10,7 +10,7 @@ import games
 from bot import replies as R
 from bot.core import Conductor
 from storage import Store
-from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, snapshot
+from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, snapshot, started_three_player
 
 
 async def test_a_kick_in_a_lobby_takes_the_seat_and_hands_on_the_host(host: Conductor, store: Store) -> None:
@@ -31,13 +31,7 @@ async def test_a_game_without_its_own_kick_resigns_the_seat_without_its_resign_l
     """The game's resign runs, but its "resigned" line would say the wrong thing: only the kick line shows."""
     manifest = games.get_manifest("tiny-towns")
     monkeypatch.setitem(games._loaded, "tiny-towns", replace(manifest, spec=replace(manifest.spec, kick=None)))
-    for actor, text in [
-        (ANN, "/game new tiny-towns buildings=first-game"),
-        (BOB, "/game join"),
-        (CAT, "/game join"),
-        (ANN, "/game start"),
-    ]:
-        assert (await say(host, actor, text)).ok
+    await started_three_player(host)
     kicked = await say(host, MOD, "/mod kick cat")
     assert kicked.ok
     lines = kicked.public.split("\n")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot import replies as R
 from bot.core import Conductor
 from storage import Store
-from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, say, snapshot, started_two_player
+from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, say, snapshot, started_three_player, started_two_player
 
 
 async def test_only_a_player_of_a_started_game_resigns(host: Conductor, store: Store) -> None:
@@ -45,13 +45,7 @@ async def test_a_solo_player_is_told_it_ends_the_game_as_a_loss(host: Conductor)
 
 
 async def test_a_resignation_is_logged_as_irreversible_and_the_game_goes_on(host: Conductor, store: Store) -> None:
-    for actor, text in [
-        (ANN, "/game new tiny-towns buildings=first-game"),
-        (BOB, "/game join"),
-        (CAT, "/game join"),
-        (ANN, "/game start"),
-    ]:
-        assert (await say(host, actor, text)).ok
+    await started_three_player(host)
     resigned = await say(host, CAT, "/game resign confirm")
     assert resigned.ok and resigned.public.startswith("cat resigned.\n") and resigned.status == "active"
     row = await store.open_game(GUILD, CHANNEL)
