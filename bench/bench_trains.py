@@ -1,6 +1,8 @@
 """Trains engine benchmark: random 4-player games per second on each map, legal-move
 generation time, bot decision time, and board render time. Prints one JSON object.
 
+``random_4p`` draws each move from the listing with a seeded Rng (the engine alone, like
+bench_tiny_towns.py); ``bot0_4p`` lets the level-0 bot choose, which lists the moves a second time.
 ``games_per_s`` divides by wall time (the issue-14 target: >= 100 on the 2-core machine);
 ``games_per_cpu_s`` by this process's CPU time, which stays meaningful when other processes
 share the cores. ``--engine-only`` skips the bot games and renders.
@@ -19,6 +21,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from games.rng import Rng  # noqa: E402
 from games.trains import GAME  # noqa: E402
 from rendering.trains import render_board  # noqa: E402
 
@@ -37,19 +40,23 @@ def _ms(values: list[float]) -> dict[str, float]:
     }
 
 
-def random_games(map_name: str) -> dict[str, Any]:
+def random_games(map_name: str, level0: bool = False) -> dict[str, Any]:
+    """Random games: each move drawn from the listing by a seeded Rng (the engine alone, as
+    bench_tiny_towns.py does), or with ``level0`` chosen by the level-0 bot, which lists again."""
     legal_times: list[float] = []
     moves = 0
     start, cpu = time.perf_counter(), time.process_time()
     for seed in range(GAMES_PER_MAP):
+        rng = Rng(seed)
         state = GAME.setup(["ann", "bob", "cat", "dan"], {"map": map_name}, seed)
         status = GAME.status(state)
         while not status.finished:  # one status per move, as a host asks for it
             seat = status.to_act[0]
             t0 = time.perf_counter()
-            GAME.legal_moves(state, seat)
+            legal = GAME.legal_moves(state, seat)
             legal_times.append(time.perf_counter() - t0)
-            state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, 0))
+            move = GAME.bot_move(state, seat, 0) if level0 else legal[rng.below(len(legal))]
+            state, _ = GAME.apply(state, seat, move)
             status = GAME.status(state)
             moves += 1
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
@@ -87,7 +94,7 @@ def main() -> None:
     engine_only = "--engine-only" in sys.argv
     result: dict[str, Any] = {"game": "trains"}
     for map_name in ("tokyo", "osaka"):
-        result[map_name] = {"random_4p": random_games(map_name)}
+        result[map_name] = {"random_4p": random_games(map_name), "bot0_4p": random_games(map_name, level0=True)}
         if not engine_only:
             result[map_name]["bot_4p"] = bot_games(map_name)
     print(json.dumps(result, indent=1))
