@@ -134,7 +134,7 @@ class Table:
         await self.command(PLAYERS[0], "game new", {"game": "tiny-towns", "options": OPTIONS}, "setup")
         await self.command(PLAYERS[1], "game join", None, "setup")
         record = await self.command(PLAYERS[0], "game start", None, "setup")
-        await record.settle(quiet=0.05, timeout=ANSWER_TIMEOUT)
+        await record.settle(timeout=ANSWER_TIMEOUT)
         for _ in range(int(ANSWER_TIMEOUT)):  # an answer lost under load may still have started it
             row = read_game(self.db, self.channel)
             if row.state is not None:
