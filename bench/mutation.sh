@@ -30,8 +30,8 @@ MODULES=(
   "trains-rules|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py tests/trains/test_play_all_and_kick.py tests/trains/test_resign_edges.py tests/trains/test_buy_refusals.py"
   "trains-effects|games/trains/effects.py|tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_rails.py tests/trains/test_notation.py"
   "storage|storage/db.py storage/migrate.py storage/copy.py|tests/core/test_storage.py tests/core/test_compact_storage.py tests/core/test_seat_races.py|-k;not postgres"
-  "tramways|games/tramways/rules.py games/tramways/scoring.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py"
-  "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py"
+  "tramways|games/tramways/rules.py games/tramways/scoring.py games/tramways/actions.py games/tramways/payment.py games/tramways/links.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py tests/tramways/test_seat_changes.py"
+  "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py games/trolley_town/effects.py games/trolley_town/market.py games/trolley_town/payment.py games/trolley_town/town.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py tests/trolley_town/test_vocabulary.py"
 )
 
 # Counts and surviving mutants of one finished module run -> bench/mutation_results/<module>.json
