@@ -1,0 +1,166 @@
+"""A moderator's default for a pending choice (what the town holds least of, different resources
+when the tile says so), kicks in a game saved before kicks were recorded, cost texts, and the
+refusals of malformed moves, word for word."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from games.base import IllegalMove
+from games.trolley_town import GAME
+from games.trolley_town.payment import Need
+from games.trolley_town.rules import resign
+from tests.trolley_town.helpers import done_all, game, offer, pass_all, play, put, texts, to_transport, town
+
+
+def refused(state: dict[str, Any], seat: int, move: Any) -> str:
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalMove) as info:
+        GAME.apply(state, seat, move)
+    assert json.dumps(state, sort_keys=True) == before
+    return info.value.message
+
+
+def built(slug: str) -> dict[str, Any]:
+    """ann builds ``slug`` at -1,0 holding 1 wheat on a Field (and none of coal or sheep)."""
+    state = game(2)
+    offer(state, slug)
+    put(state, "0,1", "field", wheat=1)
+    state, events = play(state, 0, f"/trolley build {slug} -1,0")
+    assert GAME.status(state).summary == "Round 1 · Construction: ann to choose (/trolley choose)"
+    return state
+
+
+def test_the_default_for_different_resources_takes_the_two_held_least() -> None:
+    state = built("supply-cart")
+    assert town(state)["pending"] == [
+        {
+            "cell": "-1,0",
+            "tile": "supply-cart",
+            "amount": 2,
+            "options": ["wood", "stone", "wheat", "coal", "sheep"],
+            "different": True,
+        }
+    ]
+    # coal and sheep: none held; wheat: 1 held; wood and stone: more.
+    assert GAME.skip_move(state, 0) == {"verb": "choose", "cell": "-1,0", "resources": ["coal", "sheep"]}
+
+
+def test_the_default_for_any_resources_repeats_the_one_held_least() -> None:
+    state = built("trading-post")
+    assert town(state)["pending"][0]["amount"] == 3 and town(state)["pending"][0]["different"] is False
+    assert GAME.skip_move(state, 0) == {"verb": "choose", "cell": "-1,0", "resources": ["coal", "coal", "coal"]}
+
+
+def test_different_resources_are_checked_and_the_choice_is_for_the_pending_cell() -> None:
+    state = built("supply-cart")
+    move = {"verb": "choose", "cell": "-1,0", "resources": ["coal", "coal"]}
+    assert refused(state, 0, move) == "These must be different resources."
+    assert refused(state, 0, {**move, "cell": "0,1"}) == "Your next choice is for the Supply Cart at -1,0."
+    assert (
+        refused(state, 0, {**move, "resources": ["coal"]}) == "Name 2 resource(s) from wood, stone, wheat, coal, sheep."
+    )
+    assert (
+        refused(state, 0, {**move, "resources": "coal"}) == "Name 2 resource(s) from wood, stone, wheat, coal, sheep."
+    )
+    state, events = GAME.apply(state, 0, {**move, "resources": ["coal", "sheep"]})
+    assert texts(events)[0] == "ann takes coal + sheep on the Supply Cart."
+    assert town(state)["cells"]["-1,0"]["r"] == {"coal": 1, "sheep": 1}
+    assert GAME.status(state).to_act == (1,)  # the choice ended ann's construction turn
+
+
+def test_a_kick_in_a_game_saved_before_kicks_were_recorded() -> None:
+    state = game(3)
+    del state["kicked"]
+    new, events = GAME.kick(state, 1)
+    assert new["kicked"] == [False, True, False]
+    assert texts(events)[0] == "bob was kicked by a moderator."
+    rows = {row["seat"]: row for row in GAME.standings(new)}
+    assert rows[1]["title"] == "kicked"
+    gone, _ = resign(state, 2)
+    assert {row["seat"]: row for row in GAME.standings(gone)}[2]["title"] == "resigned"
+
+
+def test_cost_texts() -> None:
+    assert Need(0, 0).text() == "nothing"
+    assert Need(1, 1, 0, 1).text() == "1 wood + 1 stone, 1 off"
+    assert Need(2, 0).text() == "2 wood"
+    assert Need(0, 0, 2).text() == "2 wood/stone"
+
+
+@pytest.mark.parametrize("players", [0, 5])
+def test_one_to_four_players(players: int) -> None:
+    with pytest.raises(IllegalMove) as info:
+        GAME.setup(["p"] * players, {}, 1)
+    assert info.value.message == "My Trolley Town is for 1-4 players."
+
+
+ROUTE_REFUSALS = [
+    ({"verb": "route", "routes": []}, "Name at least one route: kind x,y rotation."),
+    ({"verb": "route"}, "Name at least one route: kind x,y rotation."),
+    ({"verb": "route", "routes": "straight"}, "Name at least one route: kind x,y rotation."),
+    ({"verb": "upgrade", "cells": []}, "Name at least one route: kind x,y rotation."),
+    ({"verb": "route", "routes": [["straight", "0,1"]]}, "Each route is kind x,y rotation."),
+    ({"verb": "route", "routes": ["straight 0,1 0"]}, "Each route is kind x,y rotation."),
+    (
+        {"verb": "route", "routes": [["tunnel", "0,1", 0]]},
+        "Route kinds: straight, curve, junction (or upgrade); rotations 0, 90, 180, 270.",
+    ),
+    (
+        {"verb": "route", "routes": [["straight", "0,1", 45]]},
+        "Route kinds: straight, curve, junction (or upgrade); rotations 0, 90, 180, 270.",
+    ),
+    ({"verb": "fly"}, "Unknown command 'fly'."),
+    ({"nothing": 1}, "That is not a move."),
+    ("pass", "That is not a move."),
+]
+
+
+@pytest.mark.parametrize(("move", "message"), ROUTE_REFUSALS)
+def test_malformed_construction_moves(move: Any, message: str) -> None:
+    assert refused(game(2), 0, move) == message
+
+
+TRANSPORT_REFUSALS = [
+    ({"verb": "move", "moves": []}, "Name at least one transport: resource from to."),
+    ({"verb": "move"}, "Name at least one transport: resource from to."),
+    ({"verb": "move", "moves": "wood"}, "Name at least one transport: resource from to."),
+    ({"verb": "move", "moves": [["wood", "0,0"]]}, "Each transport is resource from to."),
+    ({"verb": "move", "moves": ["wood 0,0 1,0"]}, "Each transport is resource from to."),
+]
+
+
+@pytest.mark.parametrize(("move", "message"), TRANSPORT_REFUSALS)
+def test_malformed_transports(move: Any, message: str) -> None:
+    assert refused(to_transport(game(2)), 0, move) == message
+
+
+def test_a_seat_out_of_range_cannot_resign() -> None:
+    state = game(2)
+    for seat in (-1, 2):
+        with pytest.raises(IllegalMove) as info:
+            resign(state, seat)
+        assert info.value.message == "You are not playing in this game."
+
+
+def test_skip_is_pass_in_construction_and_done_in_transport() -> None:
+    state = game(2)
+    assert GAME.skip_move(state, 0) == {"verb": "pass"}
+    assert GAME.skip_move(to_transport(state), 1) == {"verb": "done"}
+
+
+def test_resigning_with_the_only_pending_production_choice_opens_construction() -> None:
+    state = game(3)
+    put(state, "0,1", "wasteland")
+    state = done_all(pass_all(state))
+    assert GAME.status(state).summary == "Round 2 · Production: ann to choose (/trolley choose)"
+    new, events = resign(state, 0)
+    assert texts(events) == ["ann resigns.", "bob to build, lay routes or pass."]
+    assert (new["phase"], new["turn"]) == ("construction", 1)
+    assert town(new)["pending"] == []
+    # Someone else resigning leaves the choice waiting.
+    other, events = resign(state, 2)
+    assert texts(events) == ["cat resigns."] and other["phase"] == "production"
