@@ -164,3 +164,16 @@ def test_resigning_with_the_only_pending_production_choice_opens_construction() 
     # Someone else resigning leaves the choice waiting.
     other, events = resign(state, 2)
     assert texts(events) == ["cat resigns."] and other["phase"] == "production"
+
+
+def test_resign_refusals_word_for_word() -> None:
+    state = game(2)
+    gone, _ = resign(game(3), 1)
+    with pytest.raises(IllegalMove) as info:
+        resign(gone, 1)
+    assert info.value.message == "You are not playing in this game."
+    over, _ = resign(state, 1)
+    assert over["phase"] == "finished"
+    with pytest.raises(IllegalMove) as info:
+        resign(over, 0)
+    assert info.value.message == "The game is over."
