@@ -53,7 +53,8 @@ CITY_REFUSALS = [
     ("/tram upgrade-link 0 with builder:build", "There is no link 0."),
     (
         "/tram upgrade-building R1 with builder:build",
-        "R1 is not a building of yours that can be upgraded (pre-printed buildings, the Station, the Stock Exchange and the Park belong to nobody).",
+        "R1 is not a building of yours that can be upgraded (pre-printed buildings, the Station, "
+        "the Stock Exchange and the Park belong to nobody).",
     ),
     (
         "/tram use foreman:rail",
@@ -137,7 +138,8 @@ def test_a_dollar_consequence_that_cannot_be_paid_is_a_stress() -> None:
     state["players"][0]["money"] = 0
     state, events = do(state, 0, "/tram upgrade-link 1 with city-hall:up+c")
     assert [e["text"] for e in events] == [
-        "orange upgrades link 1 (R1-C1) (playing City Hall; +1 stress for extra icons; City Hall: cannot pay $1, +1 stress)."
+        "orange upgrades link 1 (R1-C1) (playing City Hall; +1 stress for extra icons; "
+        "City Hall: cannot pay $1, +1 stress)."
     ]
     me = state["players"][0]
     assert (me["money"], me["stress"], state["links"][0]["upgraded"]) == (0, 2, True)
