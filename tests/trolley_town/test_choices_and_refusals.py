@@ -177,3 +177,16 @@ def test_resign_refusals_word_for_word() -> None:
     with pytest.raises(IllegalMove) as info:
         resign(over, 0)
     assert info.value.message == "The game is over."
+
+
+def test_resigning_out_of_turn_leaves_the_turn_and_clears_the_town_s_step() -> None:
+    state = game(3)
+    new, events = resign(state, 2)
+    assert events == [{"text": "cat resigns.", "post_board": True}]
+    assert (new["turn"], new["passed"], GAME.status(new).to_act) == (0, [False, False, True], (0,))
+    moving = to_transport(game(3))
+    assert town(moving, 1)["step"] == "transport"
+    new, events = resign(moving, 1)
+    assert events == [{"text": "bob resigns.", "post_board": True}]
+    assert town(new, 1)["step"] == "" and town(new, 1)["pending"] == []
+    assert (new["phase"], GAME.status(new).to_act) == ("transport", (0, 2))
