@@ -190,3 +190,20 @@ def test_resigning_out_of_turn_leaves_the_turn_and_clears_the_town_s_step() -> N
     assert events == [{"text": "bob resigns.", "post_board": True}]
     assert town(new, 1)["step"] == "" and town(new, 1)["pending"] == []
     assert (new["phase"], GAME.status(new).to_act) == ("transport", (0, 2))
+
+
+@pytest.mark.parametrize(
+    ("pay", "message"),
+    [
+        ("wood", "Payment is a list of resource x,y pairs."),
+        ([["wood"]], "Payment is a list of resource x,y pairs."),
+        ([["wood", "0,0"], "stone"], "Payment is a list of resource x,y pairs."),
+        ([["wood", "0,0", "1"]], "Payment is a list of resource x,y pairs."),
+        ([["wheat", "0,0"]], "Pay with wood and stone only."),
+        ([["wood", "5,5"]], "There are not 1 wood on your tile at 5,5."),
+        ([["wood", "1,0"]], "There are not 1 wood on your tile at 1,0."),
+    ],
+)
+def test_malformed_payments(pay: Any, message: str) -> None:
+    move = {**GAME.parse("/trolley build field 0,1"), "pay": pay}
+    assert refused(game(2), 0, move) == message
