@@ -188,6 +188,7 @@ def test_resigning_out_of_turn_leaves_the_turn_and_clears_the_town_s_step() -> N
     assert town(moving, 1)["step"] == "transport"
     new, events = resign(moving, 1)
     assert events == [{"text": "bob resigns.", "post_board": True}]
+    assert (moving["move_number"], new["move_number"]) == (3, 4)
     assert town(new, 1)["step"] == "" and town(new, 1)["pending"] == []
     assert (new["phase"], GAME.status(new).to_act) == ("transport", (0, 2))
 
