@@ -189,3 +189,23 @@ def test_redeal_shuffles_only_that_seat_s_hidden_cards():
     assert (before["hand"], before["deck"]) != (after["hand"], after["deck"])
     assert other["players"][0] == state["players"][0] and other["players"][2] == state["players"][2]
     assert {k: v for k, v in other.items() if k != "players"} == {k: v for k, v in state.items() if k != "players"}
+
+
+def test_the_last_bidder_resigning_orders_those_who_passed_last_passer_first():
+    state = new_game(4)
+    state, _ = do(state, 0, "/tram pass")  # first to pass: last
+    state, _ = do(state, 1, "/tram pass")
+    state, _ = do(state, 2, "/tram bid 1")
+    new, events = resign(state, 3)
+    assert texts(events) == ["dan resigns."]
+    assert (new["order"], new["phase"], new["current"]) == ([2, 1, 0, 3], "take", 2)
+
+
+def test_an_auction_ended_by_a_resignation_without_auction_cards_starts_the_actions():
+    state = new_game(3)
+    state["display"] = []  # as in round 6: no auction cards to take
+    state, _ = do(state, 0, "/tram pass")
+    state, _ = do(state, 1, "/tram bid 1")
+    new, events = resign(state, 2)
+    assert texts(events) == ["cat resigns.", "Actions: one action each, then two each."]
+    assert (new["order"], new["phase"], new["current"]) == ([1, 0, 2], "actions", 1)
