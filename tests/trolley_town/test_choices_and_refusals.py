@@ -13,7 +13,18 @@ from games.base import IllegalMove
 from games.trolley_town import GAME
 from games.trolley_town.payment import Need
 from games.trolley_town.rules import resign
-from tests.trolley_town.helpers import done_all, game, offer, pass_all, play, put, texts, to_transport, town
+from tests.trolley_town.helpers import (
+    done_all,
+    empty_start,
+    game,
+    offer,
+    pass_all,
+    play,
+    put,
+    texts,
+    to_transport,
+    town,
+)
 
 
 def refused(state: dict[str, Any], seat: int, move: Any) -> str:
@@ -208,3 +219,23 @@ def test_resigning_out_of_turn_leaves_the_turn_and_clears_the_town_s_step() -> N
 def test_malformed_payments(pay: Any, message: str) -> None:
     move = {**GAME.parse("/trolley build field 0,1"), "pay": pay}
     assert refused(game(2), 0, move) == message
+
+
+def test_construction_waits_for_every_pending_production_choice() -> None:
+    state = game(2)
+    put(state, "0,1", "wasteland")
+    put(state, "0,1", "wasteland", seat=1)
+    state = done_all(pass_all(state))
+    assert GAME.status(state).summary == "Round 2 · Production: ann, bob to choose (/trolley choose)"
+    state, events = play(state, 0, "/trolley choose 0,1 wood")
+    assert texts(events) == ["ann takes wood on the Wasteland."]
+    assert state["phase"] == "production" and GAME.status(state).to_act == (1,)
+    state, events = play(state, 1, "/trolley choose 0,1 stone")
+    assert texts(events) == ["bob takes stone on the Wasteland.", "bob to build, lay routes or pass."]
+    assert (state["phase"], state["turn"]) == ("construction", 1)
+
+
+def test_a_town_without_wood_or_stone_can_only_pass() -> None:
+    state = game(2)
+    empty_start(state)
+    assert GAME.legal_moves(state, 0) == [{"verb": "pass"}]
