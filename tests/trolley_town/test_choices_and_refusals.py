@@ -239,3 +239,23 @@ def test_a_town_without_wood_or_stone_can_only_pass() -> None:
     state = game(2)
     empty_start(state)
     assert GAME.legal_moves(state, 0) == [{"verb": "pass"}]
+
+
+def test_a_trigger_s_second_production_is_said_and_scored_as_production() -> None:
+    state = game(2)
+    put(state, "0,1", "water-wheel")
+    put(state, "1,1", "sheepfold")
+    put(state, "-1,2", "spinning-shop", sheep=2)
+    state = do(pass_all(state), 0, "/trolley done")
+    state, events = play(state, 1, "/trolley done")
+    assert texts(events) == [
+        "bob processes. Nothing to convert.",
+        "Round 2 begins; bob is the start player.",
+        "Round 2: production.",
+        "ann's Sheepfold at 1,1: +1 sheep.",
+        "ann's Spinning Shop at -1,2: +4 VP.",
+        "ann's Sheepfold at 1,1: +1 sheep.",  # the Water Wheel runs its neighbours again
+        "ann's Spinning Shop at -1,2: +4 VP.",
+        "bob to build, lay routes or pass.",
+    ]
+    assert town(state)["scored"] == {"production": 8} and town(state)["vp"] == 8

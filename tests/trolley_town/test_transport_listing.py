@@ -42,3 +42,18 @@ def test_a_spent_allowance_is_not_listed_and_round_four_brings_a_fresh_one() -> 
     state = do(state, 0, "/trolley done")  # processes; round 4: transport again
     assert town(state)["step"] == "processed" and town(state)["pull"] == {}
     assert GAME.legal_moves(state, 0) == [move("wheat", "0,1", "2,0"), DONE]
+
+
+def test_targets_in_placement_order_the_source_itself_skipped_and_one_space_is_room() -> None:
+    state = game(2)
+    put(state, "2,0", "freight-depot", wheat=3)  # 4 spaces: room for 1 more
+    put(state, "-1,0", "freight-depot")  # placed later, though "-1,0" sorts first as text
+    state = to_transport(state)
+    assert GAME.legal_moves(state, 0) == [
+        move("wood", "0,0", "2,0"),
+        move("wood", "0,0", "-1,0"),
+        move("stone", "1,0", "2,0"),
+        move("stone", "1,0", "-1,0"),
+        move("wheat", "2,0", "-1,0"),
+        DONE,
+    ]
