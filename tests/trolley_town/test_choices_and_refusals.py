@@ -14,6 +14,7 @@ from games.trolley_town import GAME
 from games.trolley_town.payment import Need
 from games.trolley_town.rules import resign
 from tests.trolley_town.helpers import (
+    do,
     done_all,
     empty_start,
     game,
