@@ -209,3 +209,14 @@ def test_an_auction_ended_by_a_resignation_without_auction_cards_starts_the_acti
     new, events = resign(state, 2)
     assert texts(events) == ["cat resigns.", "Actions: one action each, then two each."]
     assert (new["order"], new["phase"], new["current"]) == ([1, 0, 2], "actions", 1)
+
+
+def test_the_last_drafter_resigning_ends_the_draft():
+    state = drafting(3)
+    for label in ["P1", "P2", "P3", "P4", "P5"]:
+        state, _ = do(state, state["current"], f"/tram draft {label}")
+    assert state["current"] == 0 and state["draft"]["picks"] == [0]
+    new, events = resign(state, 0)
+    assert [e.get("text") for e in events][:2] == ["ann resigns.", "The parcel draft is over."]
+    assert (new["phase"], new["round"]) == ("auction", 1) and "draft" not in new
+    assert new["parcels"] == {"P1": 0, "P2": 1, "P5": 1, "P3": 2, "P4": 2}
