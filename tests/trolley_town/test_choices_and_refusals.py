@@ -18,6 +18,7 @@ from tests.trolley_town.helpers import (
     done_all,
     empty_start,
     game,
+    next_round,
     offer,
     pass_all,
     play,
@@ -260,3 +261,40 @@ def test_a_trigger_s_second_production_is_said_and_scored_as_production() -> Non
         "bob to build, lay routes or pass.",
     ]
     assert town(state)["scored"] == {"production": 8} and town(state)["vp"] == 8
+
+
+def _last_dones(players: int, points: list[int]) -> tuple[dict[str, Any], list[str]]:
+    """Round 4's transport with these VP, everyone done twice; the state and the last done's texts."""
+    state = game(players)
+    while state["round"] < 4:
+        state = next_round(state)
+    state = pass_all(state)
+    for seat, vp in enumerate(points):
+        state["towns"][seat]["vp"] = vp
+    events: list[Any] = []
+    while state["phase"] == "transport":
+        state, events = play(state, GAME.status(state).to_act[0], "/trolley done")
+    return state, texts(events)
+
+
+def test_the_game_over_line_names_the_winner_or_the_winners() -> None:
+    state, said = _last_dones(3, [5, 2, 5])
+    assert said[-1] == "Game over: ann and cat win with 5 VP."
+    assert GAME.status(state).summary == "Game over: ann and cat with 5 VP"
+    state, said = _last_dones(2, [0, 3])
+    assert said[-1] == "Game over: bob wins with 3 VP."
+    assert GAME.status(state).summary == "Game over: bob with 3 VP"
+
+
+def test_the_solo_cleanup_status_and_undo_scope() -> None:
+    state = done_all(pass_all(game(1)))
+    assert GAME.status(state).summary == "Round 1 · End of round: ann to remove tiles"
+    assert GAME.undo_scope(state) == (1, "cleanup")
+
+
+@pytest.mark.parametrize(
+    "move",
+    [{"verb": "build", "tile": "field", "cell": 5}, {"verb": "route", "routes": [["straight", 5, 0]]}],
+)
+def test_a_cell_must_be_named_as_text(move: Any) -> None:
+    assert refused(game(2), 0, move) == "Name a cell x,y."
