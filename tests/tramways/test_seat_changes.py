@@ -220,3 +220,17 @@ def test_the_last_drafter_resigning_ends_the_draft():
     assert [e.get("text") for e in events][:2] == ["ann resigns.", "The parcel draft is over."]
     assert (new["phase"], new["round"]) == ("auction", 1) and "draft" not in new
     assert new["parcels"] == {"P1": 0, "P2": 1, "P5": 1, "P3": 2, "P4": 2}
+
+
+def test_the_next_seat_gets_a_fresh_turn_after_a_resignation_mid_turn():
+    actions = until(take_phase(), "actions", step=2, index=0)
+    actions, _ = do(actions, 2, "/tram use petty-cash:$1")
+    assert actions["turn"] == {"step": 2, "index": 0, "actions_left": 1}
+    new, events = resign(actions, 2)
+    assert texts(events) == ["cat resigns."]
+    assert (new["current"], new["turn"]) == (1, {"step": 2, "index": 0, "actions_left": 2})
+    admin = until(take_phase(), "admin")
+    admin, _ = do(admin, 2, "/tram discard suburb")
+    assert admin["turn"] == {"index": 0, "discarded": True, "bought": False}
+    new, _ = resign(admin, 2)
+    assert (new["current"], new["turn"]) == (1, {"index": 0, "discarded": False, "bought": False})
