@@ -109,3 +109,26 @@ def test_trip_refusals(text: str, message: str) -> None:
 def test_a_two_link_trip_goes_through() -> None:
     state, events = do(paired(), 0, "/tram move R1 C1 via 2 3 hp 0 with commuter:ticket+c")
     assert events[0]["text"].startswith("orange moves a passenger R1 → R2 → C1 (playing Commuter")
+
+
+FURTHER = " (and, as further icons of those cards, $1 $2 worker pax calm)."
+PAYMENT_REFUSALS = [
+    ("/tram rails A1 A2 with track-crew:rail+rail", "This action is paid with exactly rail" + FURTHER),
+    ("/tram rails A1 A2 A3 with foreman:rail", "This action is paid with exactly 2x rail" + FURTHER),
+    ("/tram rails A1 A2 A3 A4 with track-crew:rail+rail", "This action is paid with exactly 3x rail" + FURTHER),
+    (
+        "/tram rails A1 A2 A3 A4 A5 with track-crew:rail+rail",
+        "This action is paid with exactly 3x rail + a destination icon: c/r" + FURTHER,
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), PAYMENT_REFUSALS)
+def test_what_an_action_is_paid_with(text: str, message: str) -> None:
+    assert refused(city(*RES_WET), text) == message
+
+
+def test_a_need_no_destination_icon_fits() -> None:
+    from games.tramways.payment import Need
+
+    assert Need((("rail", 2),), True, frozenset()).describe() == "2x rail + a destination icon: none fits"
