@@ -106,3 +106,16 @@ def test_one_development_card_per_round_from_the_display() -> None:
     assert bought["players"][2]["money"] == 1 and bought["dev_display"] == ["city-hall", "builder", "freight"]
     assert refused(bought, 2, {"verb": "buy", "card": "builder"}) == "You may buy one development card per round."
     assert refused(bought, 2, {"verb": "discard", "cards": ["suburb"]}) == "Discard once, before buying."
+
+
+def test_the_auction_records_the_leader_and_what_each_seat_paid() -> None:
+    state = new_game(3)
+    for player in state["players"]:
+        player["money"] = 20
+    state, _ = GAME.apply(state, 0, {"verb": "bid", "amount": 4})
+    assert state["auction"] == {"high": 4, "queue": [0, 1, 2], "passed": [], "paid": {"0": 4}, "leader": 0}
+    state, _ = GAME.apply(state, 1, {"verb": "bid", "amount": 5})
+    state, _ = GAME.apply(state, 2, {"verb": "pass"})
+    state, _ = GAME.apply(state, 0, {"verb": "bid", "amount": 6})  # bids add up: 4 + 6
+    assert state["auction"]["paid"] == {"0": 10, "1": 5} and state["auction"]["leader"] == 0
+    assert GAME.view(state, None)["auction"]["paid"] == {"0": 10, "1": 5}
