@@ -18,6 +18,7 @@ from tests.trolley_town.helpers import (
     done_all,
     empty_start,
     game,
+    lay,
     next_round,
     offer,
     pass_all,
@@ -298,3 +299,9 @@ def test_the_solo_cleanup_status_and_undo_scope() -> None:
 )
 def test_a_cell_must_be_named_as_text(move: Any) -> None:
     assert refused(game(2), 0, move) == "Name a cell x,y."
+
+
+def test_a_route_holds_nothing_to_pay_with() -> None:
+    state = lay(game(2), "-1,0", "straight")
+    move = {**GAME.parse("/trolley build field 0,1"), "pay": [["wood", "-1,0"]]}
+    assert refused(state, 0, move) == "There are not 1 wood on your tile at -1,0."
