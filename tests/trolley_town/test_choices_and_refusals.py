@@ -18,6 +18,7 @@ from tests.trolley_town.helpers import (
     done_all,
     empty_start,
     game,
+    hold,
     lay,
     next_round,
     offer,
@@ -305,3 +306,27 @@ def test_a_route_holds_nothing_to_pay_with() -> None:
     state = lay(game(2), "-1,0", "straight")
     move = {**GAME.parse("/trolley build field 0,1"), "pay": [["wood", "-1,0"]]}
     assert refused(state, 0, move) == "There are not 1 wood on your tile at -1,0."
+
+
+def test_one_piece_pays_an_upgrade_and_a_junction_is_not_upgraded_again() -> None:
+    state = empty_start(game(2))
+    hold(state, "0,0", wood=1)
+    lay(state, "0,1", "straight", 90)
+    lay(state, "-1,0", "junction", 0)
+    upgrades = [m for m in GAME.legal_moves(state, 0) if m["verb"] == "upgrade"]
+    assert upgrades == [{"verb": "upgrade", "cells": [["0,1", 90]]}, {"verb": "upgrade", "cells": [["0,1", 270]]}]
+
+
+def test_solo_removals_from_a_market_with_an_empty_side() -> None:
+    """With no V tile visible only 2 A/B tiles are removed; with no A/B tile only 1 V tile."""
+    no_v = done_all(pass_all(game(1)))
+    no_v["market"]["v"] = [[], []]
+    moves = GAME.legal_moves(no_v, 0)
+    assert len(moves) == 28 and moves[0] == {"verb": "remove", "tiles": ["stonecutters-lodge", "builders-yard"]}
+    no_ab = done_all(pass_all(game(1)))
+    market = no_ab["market"]
+    market["row"], market["a"], market["b"] = [None] * len(market["row"]), [], []
+    assert GAME.legal_moves(no_ab, 0) == [
+        {"verb": "remove", "tiles": ["central-station"]},
+        {"verb": "remove", "tiles": ["wool-exchange"]},
+    ]
