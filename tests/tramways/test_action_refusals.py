@@ -180,3 +180,20 @@ def test_no_actions_left() -> None:
         "You have no actions left this turn; move the Station Master or /tram done."
     )
     assert GAME.status(state).to_act == (0,)
+
+
+def test_upgrading_needs_your_own_building_and_takes_no_passenger() -> None:
+    built = parcel(P1="R")
+    built["players"][0]["money"] = 10
+    assert refused(built, "/tram upgrade-building P1 with builder:build at R1") == (
+        "Only a new passenger icon (pax) takes a building: at <building>."
+    )
+    built["built"]["P1"]["owner"] = 1
+    assert refused(built, "/tram upgrade-building P1 with builder:build").startswith(
+        "P1 is not a building of yours that can be upgraded"
+    )
+    before = json.dumps(built, sort_keys=True)
+    with pytest.raises(IllegalMove) as info:
+        GAME.apply(built, 0, {"verb": "upgrade-building"})
+    assert info.value.message.startswith(" is not a building of yours that can be upgraded")
+    assert json.dumps(built, sort_keys=True) == before
