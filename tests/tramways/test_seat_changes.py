@@ -106,6 +106,7 @@ def test_resigning_while_taking_an_auction_card():
     new, events = resign(state, 2)
     assert texts(events) == ["cat resigns."]
     assert (new["phase"], new["current"], new["turn"]) == ("take", 1, {"index": 0})
+    assert (state["move_number"], new["move_number"]) == (2, 3)
     # orange takes last: resigning then starts the actions.
     last = until(state, "take", index=2)
     assert last["current"] == 0
