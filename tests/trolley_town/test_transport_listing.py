@@ -57,3 +57,12 @@ def test_targets_in_placement_order_the_source_itself_skipped_and_one_space_is_r
         move("wheat", "2,0", "-1,0"),
         DONE,
     ]
+
+
+def test_a_spent_allowance_with_room_left_is_not_listed() -> None:
+    state = game(2)
+    put(state, "0,1", "field", wheat=1)
+    put(state, "2,0", "freight-depot")  # 4 spaces, pulls 2
+    state = do(to_transport(state), 0, "/trolley move wood 0,0 2,0 stone 1,0 2,0")
+    assert town(state)["pull"] == {"2,0": 0} and town(state)["cells"]["2,0"]["r"] == {"wood": 1, "stone": 1}
+    assert GAME.legal_moves(state, 0) == [DONE]
