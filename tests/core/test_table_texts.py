@@ -31,6 +31,12 @@ async def run_steps(host: Conductor, steps: list[Step]) -> None:
         reply = await say(host, actor, text)
         assert (text, reply.error, reply.private) == (text, error, private)
         assert reply.public == "", text  # looking never posts anything in the channel
+        # Answers about the channel's game carry its id and version (buttons under them act on
+        # that game as it is); a rules refusal and "no game" belong to no game.
+        row = await host.store.latest_game(GUILD, CHANNEL)
+        tied = row is not None and not (text.startswith("/game rules") and error is not None)
+        expected = (row.id, row.version) if row is not None and tied else (None, None)
+        assert (reply.game_id, reply.version) == expected, text
 
 
 async def test_every_look_before_and_in_the_lobby(host: Conductor) -> None:
@@ -154,6 +160,31 @@ async def test_an_aborted_lobby_has_no_board_and_no_scores(host: Conductor) -> N
                 "/game board",
                 R.NOT_STARTED,
                 "This Tiny Towns game was aborted by ann. It ended before it started: there is no board.",
+            ),
+        ],
+    )
+
+
+async def test_a_lobby_that_expired_was_aborted_by_nobody(store: Store) -> None:
+    now = [0.0]
+    host = Conductor(store, render_images=False, clock=lambda: now[0])
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    now[0] = 7 * 86400 + 1
+    assert len(await host.fire_due_timers()) == 1
+    await run_steps(
+        host,
+        [
+            (
+                BOB,
+                "/game status",
+                None,
+                "This Tiny Towns game was aborted. Players: ann. Start a new one with `/game new <game>`.",
+            ),
+            (
+                BOB,
+                "/game board",
+                R.NOT_STARTED,
+                "This Tiny Towns game was aborted. It ended before it started: there is no board.",
             ),
         ],
     )
