@@ -5,6 +5,10 @@ display functions). Each step is (who, command, expected error code, expected pr
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 import games
 from bot import replies as R
 from bot.core import Conductor
@@ -279,26 +283,72 @@ async def test_the_games_line_names_every_game_with_its_players_and_command_grou
     assert games_line() == GAMES_LINE
 
 
+GENERAL_HELP = "\n".join(
+    [
+        "**Tabletop Conductor** hosts board games in Discord channels: every move is a slash command (or a "
+        "button), checked against the real rules, and the bot posts a fresh board after every turn. "
+        "One game per channel; open more in threads (`/game new <game> thread:true`).",
+        GAMES_LINE + ".",
+        "Start one: `/game new <game>` (options as name=value; see `/game rules <game>`), then the host presses "
+        "Start or types `/game start`.",
+        "The three commands a new player needs: `/game join` (take a seat), `/game hand` (your private view, "
+        "with your legal moves as a menu), `/game rules <game> [topic]` (rules and every move's syntax).",
+        "More: `/game status`, `/game board`, `/game history`, `/game undo`, `/game resign`, `/game list`, "
+        "`/game mygames`, `/game pings off`. Moderators: `/mod ...` (kick, skip, substitute, pause, config, ...).",
+    ]
+)
+
+
 async def test_help_adds_the_channel_games_quick_start_while_it_is_open(host: Conductor, store: Store) -> None:
     tiny = games.get_game("tiny-towns")
-    general = (await say(host, ANN, "/game help")).private
-    assert general.splitlines()[1] == GAMES_LINE + "."
-    assert general.startswith("**Tabletop Conductor** hosts board games in Discord channels: every move is a ")
-    assert general.endswith("Moderators: `/mod ...` (kick, skip, substitute, pause, config, ...).")
-    assert "This channel" not in general
-    quick = (tiny.quick_start or "").strip()
+    general = await say(host, ANN, "/game help")
+    assert (general.private, general.game_id, general.version) == (GENERAL_HELP, None, None)
+    quick = tiny.quick_start.strip()
     channel = f"Rules: `/game rules tiny-towns` (topics: {TT_TOPICS})."
     assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
     row = await store.open_game(GUILD, CHANNEL)
     assert row is not None
     in_lobby = await say(host, BOB, "/game help")
-    assert in_lobby.private == f"{general}\n\n**This channel: Tiny Towns** (lobby). Quick start:\n{quick}\n{channel}"
+    assert (
+        in_lobby.private == f"{GENERAL_HELP}\n\n**This channel: Tiny Towns** (lobby). Quick start:\n{quick}\n{channel}"
+    )
     assert (in_lobby.game_id, in_lobby.version) == (row.id, row.version)
     assert (await say(host, BOB, "/game join")).ok
     assert (await say(host, ANN, "/game start")).ok
     started = await say(host, BOB, "/game help")
     assert started.private == (
-        f"{general}\n\n**This channel: Tiny Towns** (ann to name a resource). Quick start:\n{quick}\n{channel}"
+        f"{GENERAL_HELP}\n\n**This channel: Tiny Towns** (ann to name a resource). Quick start:\n{quick}\n{channel}"
     )
     assert (await say(host, MOD, "/mod abort")).ok
-    assert (await say(host, BOB, "/game help")).private == general
+    ended = await say(host, BOB, "/game help")
+    row = await store.latest_game(GUILD, CHANNEL)
+    assert row is not None and row.status == "aborted"
+    assert (ended.private, ended.game_id, ended.version) == (GENERAL_HELP, row.id, row.version)
+
+
+@pytest.mark.parametrize(
+    ("quick_start", "topics", "shown"),
+    [
+        ("", ("overview", "commands", "buildings"), "commands"),  # no quick start: the commands topic
+        ("", ("overview", "buildings"), "overview"),  # nor a commands topic: the overview
+        ("", ("buildings",), ""),  # nothing at all: an empty quick start
+    ],
+)
+async def test_help_falls_back_to_the_commands_topic_then_the_overview(
+    host: Conductor, monkeypatch: pytest.MonkeyPatch, quick_start: str, topics: tuple[str, ...], shown: str
+) -> None:
+    manifest = games.get_manifest("tiny-towns")
+    help_pages = {topic: f"  The {topic} page.  " for topic in topics}
+    spec = replace(manifest.spec, quick_start=quick_start, rules_help=help_pages)
+    monkeypatch.setitem(games._loaded, "tiny-towns", replace(manifest, spec=spec))
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    quick = f"The {shown} page." if shown else ""
+    assert (await say(host, BOB, "/game help")).private == (
+        f"{GENERAL_HELP}\n\n**This channel: Tiny Towns** (lobby). Quick start:\n{quick}\n"
+        f"Rules: `/game rules tiny-towns` (topics: {', '.join(topics)})."
+    )
+    # The overview page as written, then the topics; the whole answer trimmed.
+    overview = help_pages.get("overview", "")
+    assert (await say(host, BOB, "/game rules")).private == (
+        f"{overview}\nTopics: {', '.join(topics)} (`/game rules tiny-towns <topic>`).".strip()
+    )
