@@ -78,3 +78,13 @@ async def test_the_hand_menu_carries_the_games_labels(host: Conductor) -> None:
     )
     assert bobs.legal[:2] == [("/trains start A1", "mountain"), ("/trains start B1", "mountain")]
     assert len(bobs.legal) == 121
+    # In the play phase the labels depend on whose money it is: ann's, not an onlooker's.
+    assert (await say(host, BOB, "/trains start B1")).ok
+    anns = await say(host, ANN, "/game hand")
+    assert anns.legal[:4] == [
+        ("/trains play lay-rails G6", "money 0 → 0, +1 Waste"),
+        ("/trains play lay-rails G7", "money 0 → 0, +1 Waste"),
+        ("/trains play lay-rails H5", "money 0 → 0, +1 Waste"),
+        ("/trains play lay-rails skip", "money 0 → 0"),
+    ]
+    assert len(anns.legal) == 7
