@@ -181,3 +181,45 @@ async def test_a_declared_skip_the_rules_refuse_is_reported_and_nothing_is_playe
         "You are the Master Builder: first name this round's resource with /tt announce <resource>.",
     )
     assert await snapshot(store) == before
+
+
+async def ann_to_place_stone(host: Conductor) -> None:
+    """Round 2: bob named stone and placed it; ann (wood on A1) has still to place hers."""
+    await started_two_player(host)
+    for actor, text in [
+        (ANN, "/tt announce wood"),
+        (ANN, "/tt place A1"),
+        (BOB, "/tt place A1"),
+        (BOB, "/tt announce stone"),
+        (BOB, "/tt place D4"),
+    ]:
+        assert (await say(host, actor, text)).ok, text
+
+
+@pytest.mark.parametrize(
+    "then",
+    [
+        None,  # the game has no further skip move for the seat
+        {"verb": "build", "building": "cottage", "cells": ["A1", "A2", "B2"], "at": "A1"},  # one the rules refuse
+    ],
+)
+async def test_a_skip_keeps_the_moves_it_played_when_the_next_one_is_missing_or_refused(
+    host: Conductor, store: Store, monkeypatch: pytest.MonkeyPatch, then: dict | None
+) -> None:
+    """ann's stone on A2 leaves her a Well to build, so she still has to act in the same round; the
+    second skip move is then missing or illegal, and the skip ends with what it played."""
+    tiny = games.get_game("tiny-towns")
+
+    def declared(state: dict, seat: int) -> dict | None:
+        return tiny.parse("/tt place A2") if state["towns"][seat]["cells"][4] is None else then
+
+    swap_spec(monkeypatch, skip_move=declared)
+    await ann_to_place_stone(host)
+    skipped = await say(host, MOD, "/mod skip ann")
+    assert (skipped.error, skipped.public, skipped.private) == (
+        None,
+        "mod skipped ann's turn: played `/tt place A2`.\nann places stone on A2.\n"
+        "**round 2 (stone): waiting for: ann**",
+        "",
+    )
+    assert (await moves_of(store))[-1] == (0, "9", "/tt place A2")
