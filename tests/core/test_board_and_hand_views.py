@@ -5,6 +5,10 @@ the hand's move menu with the game's labels (issue 17, host mutation testing: ``
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 import games
 from bot.core import Conductor
 from bot.host import render_aborted, render_board
@@ -88,3 +92,19 @@ async def test_the_hand_menu_carries_the_games_labels(host: Conductor) -> None:
         ("/trains play lay-rails skip", "money 0 → 0"),
     ]
     assert len(anns.legal) == 7
+
+
+async def test_a_game_without_a_private_summary_says_the_view_is_private(
+    host: Conductor, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    manifest = games.get_manifest("tiny-towns")
+    monkeypatch.setitem(
+        games._loaded, "tiny-towns", replace(manifest, spec=replace(manifest.spec, private_summary=None))
+    )
+    await started_two_player(host)
+    row = await store.open_game(GUILD, CHANNEL)
+    assert row is not None
+    reply = await say(host, BOB, "/game hand")
+    assert (reply.error, reply.private, reply.public) == (None, "Your private view:", "")
+    assert (reply.game_id, reply.version) == (row.id, row.version)
+    assert reply.legal == []  # ann names the resource first
