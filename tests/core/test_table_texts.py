@@ -352,3 +352,15 @@ async def test_help_falls_back_to_the_commands_topic_then_the_overview(
     assert (await say(host, BOB, "/game rules")).private == (
         f"{overview}\nTopics: {', '.join(topics)} (`/game rules tiny-towns <topic>`).".strip()
     )
+
+
+async def test_a_summary_ending_in_a_capital_x_keeps_it(host: Conductor) -> None:
+    """Only the summary's own full stop is trimmed before the status adds one."""
+    max_ = Actor("5", "MAX")
+    assert (await say(host, ANN, "/game new tiny-towns buildings=first-game")).ok
+    assert (await say(host, max_, "/game join")).ok
+    assert (await say(host, ANN, "/game start")).ok
+    assert (await say(host, ANN, "/tt announce wood")).ok
+    assert (await say(host, ANN, "/tt place A1")).ok
+    status = await say(host, CAT, "/game status")
+    assert status.private.splitlines()[1] == "round 1 (wood): waiting for: MAX."
