@@ -51,3 +51,17 @@ async def test_an_export_without_secrets_has_no_header(host: Conductor) -> None:
     lines = await export_lines(host, CAT)
     assert lines[0] == "# Tiny Towns, game 1, exported by Tabletop Conductor"
     assert lines[-2:] == ["options: buildings=first-game", "ann: /tt announce wood"]
+
+
+async def test_once_the_game_is_over_every_secret_move_is_shown(host: Conductor) -> None:
+    for actor, text in [
+        (ANN, "/game new tiny-towns buildings=first-game monuments=on"),
+        (ANN, "/game start solo"),
+        (ANN, "/tt monument cathedral-of-caterina"),
+        (ANN, "/game resign confirm"),  # a solo resignation ends the game
+    ]:
+        assert (await say(host, actor, text)).ok, text
+    history = await say(host, CAT, "/game history")
+    assert history.private == "#1 ann: /tt monument cathedral-of-caterina\n#2 ann: /game resign"
+    lines = await export_lines(host, CAT)
+    assert HEADER not in lines and "ann: /tt monument cathedral-of-caterina" in lines

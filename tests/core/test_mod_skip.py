@@ -223,3 +223,13 @@ async def test_a_skip_keeps_the_moves_it_played_when_the_next_one_is_missing_or_
         "",
     )
     assert (await moves_of(store))[-1] == (0, "9", "/tt place A2")
+
+
+async def test_a_game_without_an_undo_scope_is_skipped_too(
+    host: Conductor, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    swap_spec(monkeypatch, undo_scope=None)
+    await started_two_player(host)
+    skipped = await say(host, MOD, "/mod skip")
+    # Without a scope the announcement does not end the skip: ann still has to place, so she places too.
+    assert skipped.public.splitlines()[0] == "mod skipped ann's turn: played `/tt announce wood`, `/tt place A1`."
