@@ -117,7 +117,11 @@ async def test_a_skip_that_leaves_a_build_open_says_done_too(host: Conductor, st
     assert (await say(host, BOB, "/tt place A4")).ok
     skipped = await say(host, MOD, "/mod skip")
     # The least harmful square for ann is the corner D4, beside her wood on D3: a Well is possible.
-    assert skipped.public.splitlines()[0] == "mod skipped ann's turn: played `/tt place D4`, `/tt done`."
+    assert (skipped.public, skipped.private) == (
+        "mod skipped ann's turn: played `/tt place D4`, `/tt done`.\nann places stone on D4.\nann is done.\n"
+        "Round 2 is over.\n**ann to name a resource**",
+        "",
+    )
     assert [text for _, _, text in (await moves_of(store))[-2:]] == ["/tt place D4", "/tt done"]
 
 
@@ -233,3 +237,18 @@ async def test_a_game_without_an_undo_scope_is_skipped_too(
     skipped = await say(host, MOD, "/mod skip")
     # Without a scope the announcement does not end the skip: ann still has to place, so she places too.
     assert skipped.public.splitlines()[0] == "mod skipped ann's turn: played `/tt announce wood`, `/tt place A1`."
+
+
+async def test_a_skipped_secret_choice_is_not_named(host: Conductor, store: Store) -> None:
+    for actor, text in [
+        (ANN, "/game new tiny-towns buildings=first-game monuments=on"),
+        (BOB, "/game join"),
+        (ANN, "/game start"),
+    ]:
+        assert (await say(host, actor, text)).ok, text
+    skipped = await say(host, MOD, "/mod skip bob")
+    assert (skipped.public, skipped.private) == (
+        "mod skipped bob's turn: played `/tt monument (secret)`.\nbob has chosen a monument.\n"
+        "**waiting for: ann (choose a monument)**",
+        "",
+    )
