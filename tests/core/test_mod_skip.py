@@ -252,3 +252,19 @@ async def test_a_skipped_secret_choice_is_not_named(host: Conductor, store: Stor
         "**waiting for: ann (choose a monument)**",
         "",
     )
+
+
+async def test_without_an_undo_scope_a_fresh_board_ends_the_skip(
+    host: Conductor, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob's placement ends the round (a fresh board is posted) and makes him the next Master Builder:
+    with no scope to watch, the fresh board is what stops the skip before he names a resource."""
+    swap_spec(monkeypatch, undo_scope=None)
+    await started_two_player(host)
+    for actor, text in [(ANN, "/tt announce wood"), (ANN, "/tt place A1")]:
+        assert (await say(host, actor, text)).ok, text
+    skipped = await say(host, MOD, "/mod skip bob")
+    assert skipped.public == (
+        "mod skipped bob's turn: played `/tt place A1`.\nbob places wood on A1.\nRound 1 is over.\n"
+        "**bob to name a resource**"
+    )
