@@ -268,3 +268,16 @@ async def test_without_an_undo_scope_a_fresh_board_ends_the_skip(
         "mod skipped bob's turn: played `/tt place A1`.\nbob places wood on A1.\nRound 1 is over.\n"
         "**bob to name a resource**"
     )
+
+
+async def test_a_skip_with_nobody_to_act_is_refused(
+    host: Conductor, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game may wait for no one (a plugin's pause between phases): there is nobody to skip."""
+    tiny = games.get_game("tiny-towns")
+    swap_spec(monkeypatch, status=lambda state: replace(tiny.status(state), to_act=()))
+    await started_two_player(host)
+    before = await snapshot(store)
+    refused = await say(host, MOD, "/mod skip")
+    assert (refused.error, refused.private) == (R.BAD_COMMAND, "Nobody has to act right now.")
+    assert await snapshot(store) == before
