@@ -7,12 +7,14 @@ Card wording: /work/shared/rules/trains.reference.md (kingdom list) and the rule
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from games.base import IllegalMove
-from games.trains.content import MAPS
+from games.trains.content import CARDS, MAPS
+from games.trains.effects import resolve
 
 REMOTES = list(MAPS["tokyo"].remotes)[:4]  # four Tokyo remote locations (Sightseeing Bus counts at most 3)
 
@@ -558,3 +560,13 @@ def test_each_effect_refusal_is_word_for_word_and_changes_nothing(tr, hand, setu
         tr.do(state, 0, f"/trains play {command}")
     assert err.value.message == message
     assert state == before
+
+
+def test_a_rail_card_waiving_two_terrains_names_both(tr):
+    # No card of today's list waives two terrains with its rail; the card data may (Central Station's
+    # rail waives river and mountain), and the line then lists them all.
+    tunnel = replace(CARDS["tunnel"], effect={**CARDS["tunnel"].effect, "waive": ["mountain", "river"]})
+    state = tr.scenario([], rails={"E5": [0]})
+    parts = resolve(state, 0, tunnel, ["E4"], [])
+    assert parts == ["rail on E4", "gains 1 Waste", "no extra money for mountain, river this turn"]
+    assert state["turn"]["waive"] == ["mountain", "river"]
