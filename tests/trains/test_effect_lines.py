@@ -40,6 +40,15 @@ def _state(tr: Any, hand: list[str], extra: dict[str, Any]) -> dict[str, Any]:
 # (case, hand, scenario, command, the public line, expected values after: turn money, track VP, ...)
 LINES = [
     ("a train", ["normal-train"], {}, "normal-train", "Normal Train: +1 money.", {"money": 1}),
+    ("express train", ["express-train"], {"money": 1}, "express-train", "Express Train: +2 money.", {"money": 3}),
+    (
+        "limited express train",
+        ["limited-express-train"],
+        {},
+        "limited-express-train",
+        "Limited Express Train: +3 money.",
+        {"money": 3},
+    ),
     ("skipped, no value", ["lay-rails"], {}, "lay-rails skip", "Lay Rails: effect not used.", {"money": 0}),
     (
         "skipped, with value",
@@ -104,6 +113,22 @@ LINES = [
         "steel-bridge E4",
         "Steel Bridge: rail on E4; gains 1 Waste; no extra money for river this turn.",
         {"waste": 1, "waive": ["river"]},
+    ),
+    (
+        "viaduct",
+        ["viaduct"],
+        {"rails": {"E5": [0]}},
+        "viaduct E4",
+        "Viaduct: rail on E4; gains 1 Waste; no extra money for city this turn.",
+        {"waste": 1, "waive": ["city"]},
+    ),
+    (
+        "parallel line",
+        ["parallel-line"],
+        {"rails": {"E5": [0]}},
+        "parallel-line E4",
+        "Parallel Line: rail on E4; gains 1 Waste; no extra money for rails this turn.",
+        {"waste": 1, "waive": ["rails"]},
     ),
     (
         "station expansion",
