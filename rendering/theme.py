@@ -13,7 +13,7 @@ import math
 import struct
 import threading
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,6 +43,10 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (230, 159, 0),
     (86, 180, 233),
 )
+
+
+# A colour, or on a palette ("P") image the index of a palette entry.
+Ink = tuple[int, int, int] | int
 
 
 def player_colour(seat: int) -> tuple[int, int, int]:
@@ -418,26 +422,50 @@ def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, 
 
 
 def draw_player_marker(
-    image: Image.Image, seat: int, xy: tuple[float, float], radius: float, letter: str = "", size: int = MIN_TEXT
+    image: Image.Image,
+    seat: int,
+    xy: tuple[float, float],
+    radius: float,
+    letter: str = "",
+    size: int = MIN_TEXT,
+    inks: Mapping[tuple[int, int, int], int] | None = None,
 ) -> None:
-    """The seat's marker: its shape filled with its colour, outlined in ink, its letter inside."""
+    """The seat's marker: its shape filled with its colour, outlined in ink, its letter inside.
+
+    On a palette ("P") image pass ``inks``, the palette index of each exact colour (``exact_inks``):
+    the marker is then drawn with those indices (no letter: anti-aliased text needs an RGB image).
+    """
     draw = ImageDraw.Draw(image)
     x, y = xy
     shape = player_shape(seat)
-    colour = player_colour(seat)
+    colour: Ink = player_colour(seat)
+    outline: Ink = INK
+    if inks is not None:
+        if letter:
+            raise ValueError("a marker on a palette image has no letter")
+        colour, outline = inks[player_colour(seat)], inks[INK]
     points = shape_points(shape, x, y, radius)
     if shape == "circle":
-        draw.ellipse((*points[0], *points[1]), fill=colour, outline=INK, width=2)
+        draw.ellipse((*points[0], *points[1]), fill=colour, outline=outline, width=2)
     else:
-        polygon(image, points, fill=colour, outline=INK, width=2)
+        polygon(image, points, fill=colour, outline=outline, width=2)
     if letter:
         dy = radius * 0.2 if shape == "triangle" else 0
-        stamp_text(image, (x, y + dy), letter, size, text_colour_on(colour), "mm")
+        stamp_text(image, (x, y + dy), letter, size, text_colour_on(player_colour(seat)), "mm")
 
 
-def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors: int = 160) -> Image.Image:
+def palette_from(
+    image: Image.Image,
+    colours: list[tuple[int, int, int]],
+    colors: int = 160,
+    exact: Sequence[tuple[int, int, int]] = (),
+) -> Image.Image:
     """A palette image for ``to_png_fast``: ``image`` (the fixed layer) plus swatches of ``colours``
-    with ink and white text on each, so every fill and its anti-aliased text edges get entries."""
+    with ink and white text on each, so every fill and its anti-aliased text edges get entries.
+
+    ``exact`` colours come first, each at its own index (``exact_inks``), so shapes can be drawn
+    straight into a "P" image over this palette with exactly those colours.
+    """
     band = 40
     scratch = Image.new("RGB", (image.width, image.height + band * (1 + len(colours) // 20)), BACKGROUND)
     scratch.paste(image, (0, 0))
@@ -446,14 +474,28 @@ def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors
         ImageDraw.Draw(scratch).rectangle((x, y, x + 59, y + band - 1), fill=colour)
         for j, ink in enumerate((INK, WHITE, MUTED)):
             stamp_text(scratch, (x + 2 + j * 19, y + 4), "Ag", MIN_TEXT, ink)
-    return scratch.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+    octree = scratch.quantize(colors=min(colors, 256 - len(exact)), method=Image.Quantize.FASTOCTREE)
+    if not exact:
+        return octree
+    found = bytes(octree.getpalette("RGB") or [])[: 3 * (256 - len(exact))]
+    palette = Image.new("P", (1, 1), 0)
+    palette.putpalette(b"".join(bytes(colour) for colour in exact) + found)
+    return palette
+
+
+def exact_inks(exact: Sequence[tuple[int, int, int]]) -> dict[tuple[int, int, int], int]:
+    """The palette index of each of ``palette_from``'s ``exact`` colours (the first, if repeated)."""
+    inks: dict[tuple[int, int, int], int] = {}
+    for index, colour in enumerate(exact):
+        inks.setdefault(colour, index)
+    return inks
 
 
 def polygon(
     image: Image.Image,
     points: Sequence[tuple[float, float]],
-    fill: tuple[int, int, int] | None = None,
-    outline: tuple[int, int, int] | None = None,
+    fill: Ink | None = None,
+    outline: Ink | None = None,
     width: int = 1,
 ) -> None:
     """``ImageDraw.polygon`` with the same pixels, drawn in a crop around the polygon.
