@@ -386,6 +386,62 @@ def png_from_rows(width: int, height: int, rows: bytes, colours: bytes) -> bytes
     )
 
 
+@dataclass(frozen=True)
+class DeflatedRows:
+    """Scanlines deflated once and kept, to end the PNGs of many images (``png_with_tail``): a
+    board's fixed bottom part is then neither kept raw nor deflated again for every board."""
+
+    data: bytes  # a raw deflate stream of the scanlines, ending with the final block
+    adler: int  # the Adler-32 of the scanlines
+    length: int  # how many bytes of scanlines
+
+
+def deflate_rows(rows: bytes) -> DeflatedRows:
+    """``rows`` (``framed_rows``) as a ``DeflatedRows`` tail."""
+    deflater = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+    return DeflatedRows(
+        deflater.compress(rows) + deflater.flush(isal_zlib.Z_FINISH), isal_zlib.adler32(rows), len(rows)
+    )
+
+
+def png_with_tail(width: int, height: int, rows: bytes, tail: DeflatedRows, colours: bytes) -> bytes:
+    """Like ``png_from_rows`` for ``rows`` followed by the rows of ``tail``, deflating only ``rows``.
+
+    A deflate stream may go on with blocks compressed on their own once the earlier ones end on a
+    byte boundary (a sync flush), and the zlib checksum of the whole is combined from the parts'.
+    """
+    if len(rows) + tail.length != (width + 1) * height:
+        raise ValueError(f"{len(rows) + tail.length} bytes of scanlines for a {width}x{height} image")
+    deflater = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+    head = deflater.compress(rows) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
+    adler = adler32_combine(isal_zlib.adler32(rows), tail.adler, tail.length)
+    # 0x78 0x01: deflate with a 32 KB window, the fastest level (the header's check bits hold).
+    stream = b"".join((b"\x78\x01", head, tail.data, struct.pack(">I", adler)))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", colours[: 3 * 256]),
+            _chunk(b"IDAT", stream),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+_ADLER_BASE = 65521
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings joined, from each one's (zlib's adler32_combine)."""
+    rem = second_length % _ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 = (sum1 + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    sum2 = (sum2 + (first >> 16) + (second >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
