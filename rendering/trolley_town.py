@@ -166,7 +166,7 @@ class _Band:
         self.rows, self.colours, self.height = rows, colours, height
 
 
-@lru_cache(maxsize=64)  # ~100 KB each: many tables' markets stay encoded
+@lru_cache(maxsize=64)  # ~60 KB each: many tables' markets stay encoded
 def _market_band(market_key: str, inner: int) -> _Band:
     """The band under the towns (the market, its side margins and the bottom margin): the market
     takes entries 128-254 and the margins entry 255, the background colour."""
