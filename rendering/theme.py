@@ -178,23 +178,28 @@ def draw_text(
     x0, y0, x1, y1 = box
     width, height = x1 - x0, y1 - y0
     floor = max(min_size, MIN_TYPED if typed else MIN_TEXT)
-    lines: tuple[str, ...] | None = None
-    chosen = max(size, floor)
-    for candidate in range(max(size, floor), floor - 1, -1):
-        wrapped = wrap_lines(text, candidate, width, max_lines)
-        if wrapped is not None and len(wrapped) * line_height(candidate) <= height + 1:
-            lines, chosen = wrapped, candidate
-            break
-    if lines is None:
-        chosen = floor
-        fit_count = max(1, min(max_lines, int((height + 1) // line_height(floor))))
-        lines = fit_lines(text, floor, width, fit_count)
+    layout = _text_layout if len(text) <= _PROBE else _text_layout.__wrapped__
+    lines, chosen = layout(text, size, width, height, max_lines, floor)
     step = line_height(chosen)
     top = y0 + (height - step * len(lines)) / 2 + step / 2
     x, anchor = {"l": (x0, "lm"), "r": (x1, "rm")}.get(align, ((x0 + x1) / 2, "mm"))
     for index, line in enumerate(lines):
         stamp_text(image, (x, top + index * step), line, chosen, fill, anchor, box=box, typed=typed)
     return chosen
+
+
+@lru_cache(maxsize=4096)
+def _text_layout(
+    text: str, size: int, width: float, height: float, max_lines: int, floor: int
+) -> tuple[tuple[str, ...], int]:
+    """``draw_text``'s lines and size: boards draw the same labels in the same boxes again and again
+    (a panel's ~70 texts a board), so each is fitted once (texts longer than ``_PROBE`` never are)."""
+    for candidate in range(max(size, floor), floor - 1, -1):
+        wrapped = wrap_lines(text, candidate, width, max_lines)
+        if wrapped is not None and len(wrapped) * line_height(candidate) <= height + 1:
+            return wrapped, candidate
+    fit_count = max(1, min(max_lines, int((height + 1) // line_height(floor))))
+    return fit_lines(text, floor, width, fit_count), floor
 
 
 def text_problems(drawn: list[DrawnText], slack: int = 1) -> list[str]:
