@@ -406,7 +406,7 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
             image.paste(base.crop(rect), rect[:2])
     for (_, seat), (x, y) in positions.items():
         draw_player_marker(image, seat, (x, y), 8, inks=INKS)
-    strip = Image.new("RGB", (PANEL, height), BACKGROUND)
+    strip = Image.new("RGB", (PANEL, panel.height), BACKGROUND)  # below it the copy is background already
     panel.draw(strip, 0)
     image.paste(strip.quantize(palette=_palette(key[0]), dither=Image.Dither.NONE), (map_w, 0))
     return png_bytes(image)
