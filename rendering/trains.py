@@ -1,8 +1,10 @@
 """Trains board image: a hex map you can play from on a phone, the player strip, the supply.
 
 Pure function of the view dict (see games/trains/view.py). The terrain layer (hexes, patterns,
-coordinates, city and remote names, barriers, the legend) depends only on the map, so it is drawn
-once per map and reused; each render copies it and adds the changing parts.
+coordinates, city and remote names, barriers) depends only on the map, so it is drawn once per map,
+mapped onto the map's palette and reused (the legend, which names the players, once per table);
+each render copies that palette image and draws the changing parts of the map straight into it,
+and only the panel beside the map is drawn in RGB and mapped onto the palette.
 
 Every hex shows its coordinate (typed in commands, so at least MIN_TYPED) near its top; names sit
 below it and wrap, or are abbreviated with the full name in the legend. Rails are the player's

@@ -18,8 +18,9 @@ their name, each resource piece its own shape and letter, each effect timing its
 (all explained in the legend), routes are drawn as track, and a building has a track stub only on
 the sides where a route connects to it, so the transport network reads at a glance (a route end that
 meets a tile without connecting gets a buffer stop). Cells and market cards are drawn once per
-distinct content and size and then pasted; text is stamped from cached glyph masks; and the PNG
-palette is taken from a sample of the pixels (see ``encode``).
+distinct content and size and then pasted; text is stamped from cached glyph masks; the PNG
+palette is taken from a sample of the pixels (see ``_quantise``); and the market, which changes only
+when a tile is built, is kept mapped and deflated (``_market_band``) for the PNG to end with.
 """
 
 from __future__ import annotations
