@@ -197,6 +197,7 @@ def clear_caches() -> None:
         _market_band,
         _empty_card,
         _tile_card,
+        _tile_body,
         _tile_height,
         _basic_card,
         _legend,
@@ -1539,9 +1540,26 @@ def _card_name(image: Image.Image, name: str, x: int, y: int, width: int, fg: Co
     return y
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # cheap to make again from the kept _tile_body
 def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
-    """A market tile: pile or slot, star, name, cost pieces, spaces, each effect behind its timing."""
+    """A market tile: pile or slot, star, name, cost pieces, spaces, each effect behind its timing.
+
+    The card without its label (``_tile_body``) is kept apart: a tile moving along the building row
+    changes only its slot label, so the new card is a copy with one text stamped on its band."""
+    tile = json.loads(key)
+    band_fill = shade(_pile_fill(str(tile.get("pile") or "basic")), 0.3)
+    star = bool(tile.get("star"))
+    room = width - 2 * CARD_PAD - (24 if star else 0)
+    band_box = (0, 0, width - (24 if star else 0), CARD_BAND)
+    image = _tile_body(key, width, height).copy()
+    band_text = theme.fit_lines(label, 16, room, 1)[0]
+    stamp_text(image, (CARD_PAD, CARD_BAND / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
+    return image
+
+
+@lru_cache(maxsize=256)
+def _tile_body(key: str, width: int, height: int) -> Image.Image:
+    """``_tile_card`` without its label (the band's text, which never touches the star or below)."""
     tile = json.loads(key)
     fill = _pile_fill(str(tile.get("pile") or "basic"))
     image, draw = theme.new_canvas(width, height)
@@ -1552,10 +1570,6 @@ def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
     draw.rounded_rectangle((0, 0, width - 1, band), radius=7, fill=band_fill)
     draw.rectangle((0, band - 7, width - 1, band), fill=band_fill)
     star = bool(tile.get("star"))
-    room = width - 2 * pad - (24 if star else 0)
-    band_box = (0, 0, width - (24 if star else 0), band)
-    band_text = theme.fit_lines(label, 16, room, 1)[0]
-    stamp_text(image, (pad, band / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
     if star:  # "for players used to the game"
         _star(draw, (width - pad - 19, 3, width - pad + 1, band - 3), HIGHLIGHT)
     name = str(tile.get("name") or tile.get("tile") or "?")
