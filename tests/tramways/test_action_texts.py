@@ -43,7 +43,9 @@ def test_build_then_upgrade_a_building() -> None:
     hand(state, 0, "contractor", "builder")
     state["players"][0]["money"] = 10
     state, lines = said(state, "/tram build P1 I with contractor:build")
-    assert lines == ["orange builds a I building on P1 for $2 and takes a Industry card (playing Contractor)."]
+    assert lines == [
+        "orange builds an Industry (I) building on P1 for $2 and takes an Industry card (playing Contractor)."
+    ]
     assert state["building_tiles"]["I"] == 1 and state["building_cards"]["I"] == 1
     state, lines = said(state, "/tram upgrade-building P1 with builder:build")
     assert lines == ["orange upgrades P1 for $3 (playing Builder).", "orange ends their turn. green to act."]
