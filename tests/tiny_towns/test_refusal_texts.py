@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -577,3 +578,30 @@ def test_event_texts_of_each_move() -> None:
     state = play_all(standard(WELL_READY), [(0, "/tt announce stone"), (1, "/tt place B1")])
     state, events = GAME.apply(state, 1, {"verb": "done"})
     assert events[0] == {"text": "p1 is done."} and state["towns"][1]["done"]
+
+
+def test_an_accepted_move_leaves_the_callers_state_alone() -> None:
+    """apply copies the mover's town (rules.fork) and flow copies the others before a round ends."""
+    cases: list[tuple[State, int, Any]] = [
+        (named(seat1=REACTIVE), 1, {"verb": "place", "cell": "D1"}),
+        (named(seat1=REACTIVE), 1, {"verb": "store", "cell": "B1", "swap": "wood", "to": "D4"}),
+        (named(cave_used=0), 1, {"verb": "cave"}),
+        (placed_with_claims(), 1, {"verb": "claim", "building": "farm", "cell": "C1"}),
+        (play(named(), 1, "/tt place A1")[0], 0, {"verb": "place", "cell": "A1"}),  # ends the round
+        (monuments(), 1, {"verb": "monument", "monument": "sky-baths"}),
+        (standard(), 0, {"verb": "announce", "resource": "glass"}),
+    ]
+    for state, seat, move in cases:
+        before = json.dumps(state, sort_keys=True)
+        after, _ = GAME.apply(state, seat, move)
+        assert json.dumps(state, sort_keys=True) == before, move
+        assert json.dumps(after, sort_keys=True) != before, move
+
+
+def test_a_move_may_be_any_mapping() -> None:
+    state, events = GAME.apply(named(), 1, MappingProxyType({"verb": "place", "cell": "A1"}))
+    assert events[0] == {"text": "p1 places wood on A1."} and state["towns"][1]["placed"]
+
+
+def test_town_hall_done_before_placing_in_the_first_round_is_refused() -> None:
+    assert refusal(hall(1), 1, {"verb": "done"}) == "Place this round's resource first: /tt place <square>."
