@@ -147,13 +147,14 @@ def test_skip_places_on_the_square_with_the_fewest_empty_neighbours(town: str, s
 
 
 def test_skip_prefers_the_named_resource_on_an_empty_square_over_a_substitute_or_a_statue_cube() -> None:
-    town = "factory:wood S cottage . / statue-of-the-bondmaker! S S S / S S S S / S S S ."
+    town = "factory:wood S cottage S / statue-of-the-bondmaker! S S S / S S S S / S S S ."
     state = with_town(game(2), 1, town, monument="statue-of-the-bondmaker")
     state, _ = play(state, 0, "/tt announce wood")
     listed = GAME.legal_moves(state, 1)
-    assert {"verb": "place", "cell": "C1"} in listed and {"verb": "place", "cell": "D1", "resource": "wheat"} in listed
-    # C1 (the Cottage, index 2) is earlier than D1 but occupied; D1 has no empty neighbour (C1 holds the Cottage).
-    assert skip_move(state, 1) == {"verb": "place", "cell": "D1"}
+    assert {"verb": "place", "cell": "C1"} in listed and {"verb": "place", "cell": "D4", "resource": "wheat"} in listed
+    # The Cottage on C1 and the empty D4 both have no empty neighbour and C1 comes first in reading order,
+    # but it is occupied: the named resource goes on D4.
+    assert skip_move(state, 1) == {"verb": "place", "cell": "D4"}
 
 
 def test_skip_outside_placing() -> None:
