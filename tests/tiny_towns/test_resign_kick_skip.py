@@ -171,3 +171,18 @@ def test_skip_outside_placing() -> None:
     # An open Opaleye's Watch claim holds back done: the first claim.
     state["towns"][1].update(pending_claims=["farm"], aside=["farm", "well", "chapel"])
     assert skip_move(state, 1) == {"verb": "claim", "building": "farm", "cell": "C1"}
+
+
+def test_resigning_the_last_monument_choice_in_town_hall_draws_the_first_card() -> None:
+    options = parse_options(
+        "variant=town-hall buildings=first-game monuments=grove,starloom,fort,sky-baths", GAME.options
+    )
+    state = GAME.setup(["ann", "bob"], options, 4)
+    state, _ = play(state, 0, "/tt monument starloom")
+    state, events = resign(state, 1)
+    card = state["town_hall"]["revealed"]
+    assert card is not None and state["phase"] == "place" and state["resource"] == card
+    assert events == [
+        {"text": "bob leaves the game."},
+        {"text": f"Round 1: the Mayor (ann) draws {card}.", "irreversible": True},
+    ]
