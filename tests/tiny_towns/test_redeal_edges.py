@@ -74,3 +74,25 @@ def test_town_hall_redeal_keeps_the_revealed_card_and_the_cards_revealed_since_t
         seen_top.add(new["draw_pile"][0])
         seen_top.add(new["discards"][0])
     assert len(seen_top) == 5  # a face-down discard can come to the top of the draw pile and back
+
+
+def test_only_solo_leaves_fort_ironweed_and_opaleyes_watch_out_of_the_redeal() -> None:
+    options = parse_options("monuments=grove,starloom,cathedral,sky-baths", GAME.options)
+    state = GAME.setup(["ann", "bob"], options, 1)
+    dealt = {slug for seed in range(60) for slug in redeal(state, 0, seed)["towns"][0]["monument_options"]}
+    # Every monument but bob's two can be dealt to ann in a game of two.
+    assert dealt == {
+        "architects-guild",
+        "archive-of-the-second-age",
+        "barrett-castle",
+        "fort-ironweed",
+        "grand-mausoleum-of-the-rodina",
+        "grove-university",
+        "mandras-palace",
+        "obelisk-of-the-crescent",
+        "opaleyes-watch",
+        "shrine-of-the-elder-tree",
+        "silva-forum",
+        "statue-of-the-bondmaker",
+        "starloom",
+    }
