@@ -96,3 +96,17 @@ def test_only_solo_leaves_fort_ironweed_and_opaleyes_watch_out_of_the_redeal() -
         "statue-of-the-bondmaker",
         "starloom",
     }
+
+
+def test_a_built_monument_keeps_its_place_among_the_two_cards() -> None:
+    options = parse_options("monuments=grove,starloom,cathedral,sky-baths", GAME.options)
+    state = GAME.setup(["ann", "bob"], options, 1)
+    for seat, slug in ((0, "starloom"), (1, "cathedral")):  # ann keeps her second card, bob his first
+        state, _ = play(state, seat, f"/tt monument {slug}")
+    dealt_at_start = ("grove-university", "starloom", "cathedral-of-caterina", "sky-baths")
+    for seat, slug, place in ((0, "starloom", 1), (1, "cathedral-of-caterina", 0)):
+        state["towns"][seat].update(monument_built=True, monument_round=1)
+        for seed in range(10):
+            dealt = redeal(state, seat, seed)["towns"][seat]["monument_options"]
+            # The card let go is new: none of the four dealt at the start (the other seat still holds two).
+            assert dealt[place] == slug and dealt[1 - place] not in dealt_at_start
