@@ -110,3 +110,11 @@ def test_a_built_monument_keeps_its_place_among_the_two_cards() -> None:
             dealt = redeal(state, seat, seed)["towns"][seat]["monument_options"]
             # The card let go is new: none of the four dealt at the start (the other seat still holds two).
             assert dealt[place] == slug and dealt[1 - place] not in dealt_at_start
+
+
+def test_the_rng_cursor_is_dealt_afresh_per_seed_and_a_seat_past_the_last_changes_nothing() -> None:
+    state = GAME.setup(["ann", "bob"], parse_options("buildings=first-game", GAME.options), 1)
+    cursors = [redeal(state, 0, seed)["rng"] for seed in range(5)]
+    assert all(isinstance(c, int) for c in cursors) and len(set(cursors)) == 5 and state["rng"] not in cursors
+    assert redeal(state, 0, 3)["rng"] == cursors[3]
+    assert redeal(state, 2, 1) == state and redeal(state, -1, 1) == state
