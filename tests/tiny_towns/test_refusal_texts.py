@@ -454,6 +454,7 @@ CASES: list[tuple[str, Callable[[], State], int, Any, str]] = [
     ),
     ("done by a resigned player", lambda: named(resigned=True), 1, {"verb": "done"}, "You have left this game."),
     ("done by no such seat", named, 3, {"verb": "done"}, "You are not playing in this game."),
+    ("done by the seat just past the last", named, 2, {"verb": "done"}, "You are not playing in this game."),
     (
         "done in the monuments phase",
         monuments,
