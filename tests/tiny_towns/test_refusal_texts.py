@@ -578,7 +578,8 @@ def test_event_texts_of_each_move() -> None:
 
     state = play_all(standard(WELL_READY), [(0, "/tt announce stone"), (1, "/tt place B1")])
     state, events = GAME.apply(state, 1, {"verb": "done"})
-    assert events[0] == {"text": "p1 is done."} and state["towns"][1]["done"]
+    # Said by the player: no "you cannot build anything now" line (that one is for being made done).
+    assert events == [{"text": "p1 is done."}] and state["towns"][1]["done"]
 
 
 def test_an_accepted_move_leaves_the_callers_state_alone() -> None:
@@ -606,3 +607,11 @@ def test_a_move_may_be_any_mapping() -> None:
 
 def test_town_hall_done_before_placing_in_the_first_round_is_refused() -> None:
     assert refusal(hall(1), 1, {"verb": "done"}) == "Place this round's resource first: /tt place <square>."
+
+
+def test_banks_holding_all_five_resources_forbid_no_free_choice() -> None:
+    five_banks = "bank:wood bank:wheat bank:brick bank:glass / bank:stone S S S / S S S S / S S . ."
+    state = with_town(hall(3), 1, five_banks)
+    assert state["source"] == "free"
+    state, events = GAME.apply(state, 1, {"verb": "place", "cell": "C4", "resource": "wheat"})
+    assert events[0] == {"text": "p1 places wheat on C4."} and state["towns"][1]["cells"][14] == {"resource": "wheat"}
