@@ -615,3 +615,9 @@ def test_banks_holding_all_five_resources_forbid_no_free_choice() -> None:
     assert state["source"] == "free"
     state, events = GAME.apply(state, 1, {"verb": "place", "cell": "C4", "resource": "wheat"})
     assert events[0] == {"text": "p1 places wheat on C4."} and state["towns"][1]["cells"][14] == {"resource": "wheat"}
+
+
+def test_banks_holding_all_five_resources_forbid_no_name() -> None:
+    five_banks = "bank:wood bank:wheat bank:brick bank:glass / bank:stone S S S / S S S S / S S . ."
+    state, events = GAME.apply(with_town(game(2), 0, five_banks), 0, {"verb": "announce", "resource": "wood"})
+    assert events == [{"text": "p0 names wood."}] and state["resource"] == "wood"
