@@ -71,7 +71,7 @@ for entry in "${MODULES[@]}"; do
   {
     echo "[mutmut]"
     printf 'source_paths=\n    games\n    bot\n    storage\n    rendering\n'
-    printf 'also_copy=\n    bench\n'  # tests import bench/store_counter.py
+    printf 'also_copy=\n    bench\n    README.md\n    .ci\n    .env.example\n    pyproject.toml\n'  # tests import bench/store_counter.py and read the README
     echo "only_mutate="; for f in $files; do echo "    $f"; done
     echo "pytest_add_cli_args_test_selection="; for t in $tests; do echo "    $t"; done
     printf 'pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -p\n    no:randomly\n'
