@@ -5,8 +5,17 @@ winner line, the start phase's line and the shared Status of equal turns).
 
 from __future__ import annotations
 
+import pytest
+
 from games.base import Status
 from games.trains import rules
+
+
+@pytest.fixture(autouse=True)
+def _no_cached_turn_status():
+    """Start each test with an empty table of turn statuses, so the line is built here, not taken from a
+    turn an earlier test (or mutmut's warm parent process) already asked about."""
+    rules._TURN_STATUS.clear()
 
 
 def test_the_start_phase_names_who_places_a_starting_rail(tr):
