@@ -76,3 +76,20 @@ def test_the_play_phase_begins_with_a_fresh_turn_and_no_stray_keys(tr):
     assert events[-1] == {"text": "All starting rails are placed. ann begins.", "post_board": True}
     assert state["phase"] == "play" and state["current"] == 0 and state["turn_number"] == 1
     assert state["turn"] == rules.new_turn() and set(state) == keys
+
+
+def test_starting_rails_are_placed_and_refused_in_their_own_words(tr):
+    state = tr.new_game(2)
+    sea = tr.find_hexes("tokyo", "sea")[0]
+    # A stored move without its hex reaches the map check as an empty label.
+    assert _refusal(state, 0, {"verb": "start"}) == " is not on the Tokyo map."
+    assert _refusal(state, 0, {"verb": "start", "hex": "Z9"}) == "Z9 is not on the Tokyo map."
+    assert _refusal(state, 0, {"verb": "start", "hex": sea}) == f"{sea} is sea; start on land."
+    assert _refusal(state, 0, {"verb": "start", "hex": "F1"}) == (
+        "F1 is a remote location; starting rails cannot go there."
+    )
+    after, events = tr.do(state, 0, "/trains start E5")
+    assert events == [{"text": "ann places their starting rail on E5.", "post_board": True}]
+    assert after["rails"] == {"E5": [0]} and after["players"][0]["start"] == "E5"
+    assert after["players"][0]["rails_left"] == state["players"][0]["rails_left"] - 1
+    assert _refusal(after, 1, {"verb": "start", "hex": "E5"}) == "Another player started on E5."
