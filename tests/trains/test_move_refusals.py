@@ -93,3 +93,12 @@ def test_starting_rails_are_placed_and_refused_in_their_own_words(tr):
     assert after["rails"] == {"E5": [0]} and after["players"][0]["start"] == "E5"
     assert after["players"][0]["rails_left"] == state["players"][0]["rails_left"] - 1
     assert _refusal(after, 1, {"verb": "start", "hex": "E5"}) == "Another player started on E5."
+
+
+def test_a_play_or_buy_without_its_card_is_refused_as_an_empty_name(tr):
+    state = tr.scenario(["normal-train"], money=9)
+    for verb in ("play", "buy"):
+        assert _refusal(state, 0, {"verb": verb}) == "Unknown card ''."
+    # Without "top" a buy goes with the gained cards, not on the deck.
+    after, events = rules.apply(state, 0, {"verb": "buy", "card": "express-train"})
+    assert events == [{"text": "ann buys Express Train."}] and after["players"][0]["gained"] == ["express-train"]
