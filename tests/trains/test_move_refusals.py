@@ -102,3 +102,17 @@ def test_a_play_or_buy_without_its_card_is_refused_as_an_empty_name(tr):
     # Without "top" a buy goes with the gained cards, not on the deck.
     after, events = rules.apply(state, 0, {"verb": "buy", "card": "express-train"})
     assert events == [{"text": "ann buys Express Train."}] and after["players"][0]["gained"] == ["express-train"]
+
+
+def test_a_place_name_in_a_cards_choices_stands_for_its_hex_on_this_map(tr):
+    state = tr.scenario(["station-expansion", "normal-train"], rails={"E5": [0]})
+    by_name, said = tr.do(state, 0, "/trains play station-expansion shinjuku")
+    assert said == [{"text": "ann plays Station Expansion: station in Shinjuku (H6); gains 1 Waste."}]
+    by_hex, _ = rules.apply(state, 0, {"verb": "play", "card": "station-expansion", "args": ["H6"]})
+    assert by_name["stations"] == by_hex["stations"] == {"H6": 1}
+    assert _refusal(state, 0, {"verb": "play", "card": "station-expansion", "args": ["umeda"]}) == (
+        'There is no "umeda" on the Tokyo map.'
+    )
+    # A card without choices needs no "args" at all.
+    after, said = rules.apply(state, 0, {"verb": "play", "card": "normal-train"})
+    assert said == [{"text": "ann plays Normal Train: +1 money."}] and after["turn"]["money"] == 1
