@@ -116,3 +116,11 @@ def test_a_place_name_in_a_cards_choices_stands_for_its_hex_on_this_map(tr):
     # A card without choices needs no "args" at all.
     after, said = rules.apply(state, 0, {"verb": "play", "card": "normal-train"})
     assert said == [{"text": "ann plays Normal Train: +1 money."}] and after["turn"]["money"] == 1
+
+
+def test_the_play_line_comes_before_the_events_of_the_cards_effect(tr):
+    state = tr.scenario(["timetable"], deck=["lay-rails", "express-train"], kingdom=["timetable"])
+    after, said = tr.do(state, 0, "/trains play timetable")
+    assert said[0] == {"text": "ann plays Timetable: draws 2."}
+    assert said[1] == {"text": "ann draws 2 cards.", "irreversible": True}
+    assert sorted(after["players"][0]["hand"]) == ["express-train", "lay-rails"]
