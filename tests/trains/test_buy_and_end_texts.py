@@ -66,3 +66,17 @@ def test_passing_returns_the_waste_and_ends_the_turn(tr):
     assert events[0] == {"text": "ann passes and returns 2 Waste to the supply."}
     assert events[-1] == {"text": "ann ends their turn. bob's turn.", "post_board": True}
     assert after["supply"]["waste"] == waste + 2 and after["turn_number"] == state["turn_number"] + 1
+
+
+def test_every_move_counts_one_move(tr):
+    state = tr.scenario(["normal-train", "lay-rails"], deck=["lay-rails"] * 5, rails={"E5": [0], "E6": [1]})
+    state["move_number"] = 11
+    for seat, command in ((0, "/trains play normal-train"), (0, "/trains end"), (1, "/trains pass")):
+        before = state["move_number"]
+        state, _ = tr.do(state, seat, command)
+        assert state["move_number"] == before + 1
+    assert state["move_number"] == 14
+    fresh = tr.new_game(2)
+    assert fresh["move_number"] == 0
+    fresh, _ = tr.do(fresh, 0, "/trains start E5")
+    assert fresh["move_number"] == 1
