@@ -37,6 +37,7 @@ def clear_caches() -> None:
         theme._text_mask,
         theme.text_width,
         theme._fit_lines,
+        theme._text_layout,
     ):
         cached.cache_clear()
 

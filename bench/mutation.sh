@@ -20,18 +20,21 @@ JOBS=${MUTATION_JOBS:-2}
 mkdir -p bench/mutation_results
 
 # module | files to mutate | test files that are about them (fast ones: no playout or timing tests)
-# [| extra pytest arguments, ;-separated: storage leaves out the PostgreSQL cases, which reach none of its files and would
-#   start a cluster per mutant]
+# [| extra pytest arguments, ;-separated: the host leaves out the PostgreSQL cases, which reach none of its files and would
+#   start a cluster per mutant] [| pg: one PostgreSQL cluster is started for the module's run and every mutant's tests use
+#   it (CONDUCTOR_TEST_PG, tests/conftest.py), instead of a cluster per mutant]. Tests that run the bot or the CLI as a
+# subprocess with its own import path are left out, and so is the test comparing both stores' method signatures (mutmut wraps
+# every method it mutates).
 MODULES=(
   "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py tests/trains/test_board_edges.py"
-  "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py tests/core/test_undo_revealed_since.py tests/core/test_undo_without_scope.py tests/core/test_undo_refusals.py tests/core/test_rollback_cases.py tests/core/test_moderation_seats.py tests/core/test_resign_cases.py tests/core/test_abort_cases.py|-k;not postgres"
-  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_pattern_edges.py tests/tiny_towns/test_feeding_edges.py"
-  "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py"
+  "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py tests/core/test_undo_revealed_since.py tests/core/test_undo_without_scope.py tests/core/test_undo_refusals.py tests/core/test_rollback_cases.py tests/core/test_moderation_seats.py tests/core/test_resign_cases.py tests/core/test_abort_cases.py tests/core/test_resign_refusals.py tests/core/test_table_texts.py tests/core/test_mod_skip.py tests/core/test_board_and_hand_views.py tests/core/test_mod_replacebot.py tests/core/test_export_secrets.py|-k;not postgres"
+  "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_pattern_edges.py tests/tiny_towns/test_feeding_edges.py tests/tiny_towns/test_feeding_choices.py tests/tiny_towns/test_standings_edges.py tests/tiny_towns/test_unbuilt_monuments.py"
+  "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py tests/tiny_towns/test_redeal.py tests/tiny_towns/test_undo_scope.py tests/tiny_towns/test_notation.py tests/tiny_towns/test_auto_done_secret.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_copying.py tests/tiny_towns/test_migration.py tests/tiny_towns/test_move_listing.py tests/tiny_towns/test_refusal_texts.py tests/tiny_towns/test_resign_kick_skip.py tests/tiny_towns/test_status_lines.py tests/tiny_towns/test_redeal_edges.py"
   "trains-rules|games/trains/rules.py games/trains/scoring.py|tests/trains/test_turns.py tests/trains/test_cards.py tests/trains/test_rails.py tests/trains/test_hidden.py tests/trains/test_transcripts.py tests/trains/test_play_all_and_kick.py tests/trains/test_resign_edges.py tests/trains/test_buy_refusals.py"
-  "trains-effects|games/trains/effects.py|tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_rails.py tests/trains/test_notation.py"
-  "storage|storage/db.py storage/migrate.py storage/copy.py|tests/core/test_storage.py tests/core/test_compact_storage.py tests/core/test_seat_races.py|-k;not postgres"
-  "tramways|games/tramways/rules.py games/tramways/scoring.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py"
-  "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py"
+  "trains-effects|games/trains/effects.py|tests/trains/test_cards.py tests/trains/test_card_grammar.py tests/trains/test_effect_lines.py tests/trains/test_turns.py tests/trains/test_rails.py tests/trains/test_notation.py tests/trains/test_board_edges.py tests/trains/test_hidden.py tests/trains/test_labels.py tests/trains/test_play_all_and_kick.py tests/trains/test_transcripts.py"
+  "storage|storage/db.py storage/shared.py storage/migrate.py storage/copy.py storage/community.py storage/rating.py storage/shards.py storage/postgres.py storage/postgres_migrate.py storage/__init__.py|tests/core/test_storage.py tests/core/test_compact_storage.py tests/core/test_seat_races.py tests/core/test_store_encoding.py tests/core/test_postgres.py tests/community/test_ratings.py tests/community/test_stats.py|-k;not test_both_stores_have_the_same_public_methods|pg"
+  "tramways|games/tramways/rules.py games/tramways/scoring.py games/tramways/actions.py games/tramways/payment.py games/tramways/links.py|tests/tramways/test_actions.py tests/tramways/test_modules.py tests/tramways/test_draft.py tests/tramways/test_park_examples.py tests/tramways/test_icons.py tests/tramways/test_transcripts.py tests/tramways/test_seat_changes.py tests/tramways/test_refusals.py tests/tramways/test_action_refusals.py tests/tramways/test_scoring_examples.py tests/tramways/test_rail_and_trip_refusals.py tests/tramways/test_round_script.py tests/tramways/test_action_texts.py"
+  "trolley-town|games/trolley_town/rules.py games/trolley_town/scoring.py games/trolley_town/effects.py games/trolley_town/market.py games/trolley_town/payment.py games/trolley_town/town.py|tests/trolley_town/test_flow.py tests/trolley_town/test_rulebook_examples.py tests/trolley_town/test_market.py tests/trolley_town/test_grid_and_routes.py tests/trolley_town/test_transcripts.py tests/trolley_town/test_vocabulary.py tests/trolley_town/test_choices_and_refusals.py tests/trolley_town/test_transport_listing.py tests/trolley_town/test_round_script.py"
 )
 
 # Counts and surviving mutants of one finished module run -> bench/mutation_results/<module>.json
@@ -62,7 +65,7 @@ fi
 
 wanted=" $* "
 for entry in "${MODULES[@]}"; do
-  IFS='|' read -r name files tests extra <<<"$entry"
+  IFS='|' read -r name files tests extra pg <<<"$entry"
   if [[ $# -gt 0 && "$wanted" != *" $name "* ]]; then continue; fi
   work="$SCRATCH/$name"
   rm -rf "$work" && mkdir -p "$work"
@@ -70,7 +73,10 @@ for entry in "${MODULES[@]}"; do
   {
     echo "[mutmut]"
     printf 'source_paths=\n    games\n    bot\n    storage\n    rendering\n'
-    printf 'also_copy=\n    bench\n'  # tests import bench/store_counter.py
+    # A hanging mutant is stopped after twice its tests' clean CPU time (mutmut's default, 15x, cost about 190 CPU-seconds
+    # per hang here); the limit counts CPU time, so load cannot turn a slow run into a false timeout.
+    echo "timeout_multiplier=2.0"
+    printf 'also_copy=\n    bench\n    README.md\n    .ci\n    .env.example\n    pyproject.toml\n'  # tests import bench/store_counter.py and read the README
     echo "only_mutate="; for f in $files; do echo "    $f"; done
     echo "pytest_add_cli_args_test_selection="; for t in $tests; do echo "    $t"; done
     printf 'pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -p\n    no:randomly\n'
@@ -78,7 +84,10 @@ for entry in "${MODULES[@]}"; do
   } >"$work/setup.cfg"
   echo "== $name: mutating $files" >&2
   started=$(date +%s)
-  (cd "$work" && nice -n 10 mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true)
+  cluster=""
+  if [[ "${pg:-}" == "pg" ]]; then cluster=$(python3 -m tests.pgcluster); fi
+  (cd "$work" && CONDUCTOR_TEST_PG="$cluster" nice -n 10 mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true)
+  if [[ -n "$cluster" ]]; then python3 -m tests.pgcluster stop "$cluster"; fi
   collect "$name" "$files" "$(( $(date +%s) - started ))"
 done
 python3 bench/mutation_summary.py

@@ -14,7 +14,7 @@ from typing import Any
 import games
 from bot.replay import rebuild
 from games.base import IllegalMove
-from storage import GameRow, Store
+from storage import AnyStore, GameRow
 from storage.db import dumps
 
 
@@ -25,7 +25,7 @@ class Finding:
     detail: str
 
 
-async def check_store(store: Store) -> list[Finding]:
+async def check_store(store: AnyStore) -> list[Finding]:
     findings = []
     for row in await store.all_games():
         finding = await check_game(store, row)
@@ -34,7 +34,7 @@ async def check_store(store: Store) -> list[Finding]:
     return findings
 
 
-async def check_game(store: Store, row: GameRow) -> Finding | None:
+async def check_game(store: AnyStore, row: GameRow) -> Finding | None:
     """What re-playing one game shows; None for games with nothing to check."""
     if row.damaged is not None:
         return Finding(row.id, "damaged", f"{row.game} ({row.status}) in channel {row.channel_id}: {row.damaged}")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import games
 from bot.community import bot_player
 from games.base import IllegalMove
-from storage import Store
+from storage import AnyStore
 from storage.rating import Placing, Rating, replay
 
 TOLERANCE = 1e-9  # the fold is deterministic; this only forgives a backend's float round trip
@@ -26,11 +26,11 @@ class RatingFinding:
     detail: str
 
 
-async def check_ratings(store: Store) -> list[RatingFinding]:
+async def check_ratings(store: AnyStore) -> list[RatingFinding]:
     return [await check_board(store, guild, game) for guild, game in await store.rated_boards()]
 
 
-async def check_board(store: Store, guild: str, slug: str) -> RatingFinding:
+async def check_board(store: AnyStore, guild: str, slug: str) -> RatingFinding:
     try:
         spec = games.get_game(slug)
     except IllegalMove as exc:

@@ -280,10 +280,11 @@ async def _migrate_db(source: str, target: str) -> int:
     if not Path(path).expanduser().is_file():
         raise StoreError(f"cannot open the database {path}: there is no such file")
     from storage.copy import copy_sqlite_to_postgres
+    from storage.postgres import PostgresStore
 
     reader = await Store.open(path)
     try:
-        writer = await open_store(target)
+        writer = await PostgresStore.open(target)
         try:
             copied = await copy_sqlite_to_postgres(reader, writer)
         finally:

@@ -19,7 +19,7 @@ from bot.host import Ctx, Refusal, Table
 from bot.names import shown
 from bot.replies import Reply
 from games.base import IllegalMove, State
-from storage import GameResults, SeatResult, SeatRow, Store
+from storage import AnyStore, GameResults, SeatResult, SeatRow
 from storage.community import ResultRow
 from storage.rating import Rating
 
@@ -65,7 +65,7 @@ def results_of(game: Table, state: State, seats: Sequence[SeatRow], game_token: 
     )
 
 
-async def finishing_results(store: Store, game: Table, state: State, seats: Sequence[SeatRow]) -> GameResults:
+async def finishing_results(store: AnyStore, game: Table, state: State, seats: Sequence[SeatRow]) -> GameResults:
     """Results with the game's and the server's link tokens (existing ones are kept)."""
     guild = await store.web_link("guild", game.row.guild_id) or secrets.token_urlsafe(16)
     token = await store.web_link("game", str(game.row.id)) or secrets.token_urlsafe(16)
@@ -128,7 +128,7 @@ async def stats(ctx: Ctx) -> Reply:
     return Reply(private="\n".join(lines))
 
 
-async def _game_line(store: Store, guild: str, slug: str, player: str, rows: list[ResultRow]) -> str:
+async def _game_line(store: AnyStore, guild: str, slug: str, player: str, rows: list[ResultRow]) -> str:
     won = sum(1 for r in rows if r.rank == 1 and r.players > 1)
     solo = [r for r in rows if r.players == 1]
     scores = [r.score for r in rows]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from games.base import IllegalMove
-from storage import Store
+from storage import AnyStore
 
 USAGE = (
     "Use `/mod config show`, `/mod config reminder <hours|off>`, `/mod config deadline <hours|off>`, "
@@ -33,7 +33,7 @@ def _hours(word: str) -> str:
 
 
 async def apply_config(
-    store: Store, guild_id: str, channel_id: str, args: list[str], manages_server: bool = False
+    store: AnyStore, guild_id: str, channel_id: str, args: list[str], manages_server: bool = False
 ) -> str:
     """Apply one config command and return the private confirmation text."""
     if not args or args[0].lower() == "show":

@@ -12,7 +12,7 @@ from typing import TextIO
 
 from bot.core import Conductor
 from bot.replies import Actor, Reply
-from storage import Store
+from storage import AnyStore
 
 GUILD, CHANNEL = "console", "console"
 HELP = """Type lines like:  ann: /game new tiny-towns   then  bob: /game join   ann: /game start
@@ -47,7 +47,7 @@ def show(reply: Reply, out_dir: Path, stream: TextIO, who: str = "") -> None:
         stream.write(f"image: {path} ({image.description})\n")
 
 
-async def clean_out(store: Store, out_dir: Path) -> list[Path]:
+async def clean_out(store: AnyStore, out_dir: Path) -> list[Path]:
     """Delete the images in ``out_dir`` of games that are over (finished or aborted); returns them.
     Image names start with ``<game>-<id>-`` (``tiny-towns-7-v12.png``)."""
     over = {row.id for row in await store.all_games() if row.status in ("finished", "aborted")}

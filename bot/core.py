@@ -35,7 +35,7 @@ from bot.replies import Actor, ImageOut, Reply
 from bot.table import labelled_moves, summary_of
 from games.base import GameSpec, IllegalMove
 from games.notation import suggest
-from storage import Announcement, GameRow, OutboxRow, Shards, StaleVersion, Store, TableRow
+from storage import Announcement, AnyStore, GameRow, OutboxRow, Shards, StaleVersion, TableRow
 from storage.db import OUTBOX_LEASE_SECONDS
 
 log = logging.getLogger(__name__)
@@ -65,7 +65,7 @@ class Conductor:
 
     def __init__(
         self,
-        store: Store,
+        store: AnyStore,
         *,
         render_images: bool = True,
         clock: Callable[[], float] = time.time,

@@ -35,7 +35,7 @@ import rendering
 from bot.names import AmbiguousPlayer, name_key, seat_number
 from bot.replies import Actor, Reply
 from games.base import NAMES_KEY, Event, GameSpec, GameStatus, State, Status
-from storage import GameRow, MoveRecord, NewTimer, SeatRow, Store, TableRow
+from storage import AnyStore, GameRow, MoveRecord, NewTimer, SeatRow, TableRow
 
 Draw = Callable[..., Awaitable[bytes]]
 
@@ -171,7 +171,7 @@ class Table:
 class Ctx:
     """One command: who sent it where, its parsed arguments, the channel's game and the services."""
 
-    store: Store
+    store: AnyStore
     clock: Callable[[], float]
     seed_source: Callable[[], int]
     draw: Draw

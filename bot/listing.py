@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import games
 from bot.host import Table, spec_for_seats
 from games.base import GameStatus, IllegalMove, State, Status
-from storage import SeatRow, Store
+from storage import AnyStore, SeatRow
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ def listing(
     return Listed(after.summary.rstrip(".") if not after.finished else "finished", tuple(after.to_act))
 
 
-async def fill_listings(store: Store) -> int:
+async def fill_listings(store: AnyStore) -> int:
     """Store the listing of every active game written before it was stored (`conductor vacuum`;
     the bot also does it at start-up). Returns how many were filled."""
     filled = 0

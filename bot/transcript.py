@@ -19,7 +19,7 @@ from bot.transcript_format import (
     parse_transcript,
 )
 from games.base import IllegalMove, Standing
-from storage import GameRow, Store
+from storage import AnyStore, GameRow, Store
 
 GUILD, CHANNEL = "transcript", "replay"
 
@@ -151,7 +151,7 @@ async def replay(
     return result
 
 
-async def _the_game(store: Store) -> GameRow:
+async def _the_game(store: AnyStore) -> GameRow:
     rows = await store.all_games()
     return rows[-1]
 

@@ -13,7 +13,7 @@ import math
 import struct
 import threading
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -43,6 +43,10 @@ PLAYER_COLOURS: tuple[tuple[int, int, int], ...] = (
     (230, 159, 0),
     (86, 180, 233),
 )
+
+
+# A colour, or on a palette ("P") image the index of a palette entry.
+Ink = tuple[int, int, int] | int
 
 
 def player_colour(seat: int) -> tuple[int, int, int]:
@@ -174,23 +178,28 @@ def draw_text(
     x0, y0, x1, y1 = box
     width, height = x1 - x0, y1 - y0
     floor = max(min_size, MIN_TYPED if typed else MIN_TEXT)
-    lines: tuple[str, ...] | None = None
-    chosen = max(size, floor)
-    for candidate in range(max(size, floor), floor - 1, -1):
-        wrapped = wrap_lines(text, candidate, width, max_lines)
-        if wrapped is not None and len(wrapped) * line_height(candidate) <= height + 1:
-            lines, chosen = wrapped, candidate
-            break
-    if lines is None:
-        chosen = floor
-        fit_count = max(1, min(max_lines, int((height + 1) // line_height(floor))))
-        lines = fit_lines(text, floor, width, fit_count)
+    layout = _text_layout if len(text) <= _PROBE else _text_layout.__wrapped__
+    lines, chosen = layout(text, size, width, height, max_lines, floor)
     step = line_height(chosen)
     top = y0 + (height - step * len(lines)) / 2 + step / 2
     x, anchor = {"l": (x0, "lm"), "r": (x1, "rm")}.get(align, ((x0 + x1) / 2, "mm"))
     for index, line in enumerate(lines):
         stamp_text(image, (x, top + index * step), line, chosen, fill, anchor, box=box, typed=typed)
     return chosen
+
+
+@lru_cache(maxsize=4096)
+def _text_layout(
+    text: str, size: int, width: float, height: float, max_lines: int, floor: int
+) -> tuple[tuple[str, ...], int]:
+    """``draw_text``'s lines and size: boards draw the same labels in the same boxes again and again
+    (a panel's ~70 texts a board), so each is fitted once (texts longer than ``_PROBE`` never are)."""
+    for candidate in range(max(size, floor), floor - 1, -1):
+        wrapped = wrap_lines(text, candidate, width, max_lines)
+        if wrapped is not None and len(wrapped) * line_height(candidate) <= height + 1:
+            return wrapped, candidate
+    fit_count = max(1, min(max_lines, int((height + 1) // line_height(floor))))
+    return fit_lines(text, floor, width, fit_count), floor
 
 
 def text_problems(drawn: list[DrawnText], slack: int = 1) -> list[str]:
@@ -382,6 +391,62 @@ def png_from_rows(width: int, height: int, rows: bytes, colours: bytes) -> bytes
     )
 
 
+@dataclass(frozen=True)
+class DeflatedRows:
+    """Scanlines deflated once and kept, to end the PNGs of many images (``png_with_tail``): a
+    board's fixed bottom part is then neither kept raw nor deflated again for every board."""
+
+    data: bytes  # a raw deflate stream of the scanlines, ending with the final block
+    adler: int  # the Adler-32 of the scanlines
+    length: int  # how many bytes of scanlines
+
+
+def deflate_rows(rows: bytes) -> DeflatedRows:
+    """``rows`` (``framed_rows``) as a ``DeflatedRows`` tail."""
+    deflater = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+    return DeflatedRows(
+        deflater.compress(rows) + deflater.flush(isal_zlib.Z_FINISH), isal_zlib.adler32(rows), len(rows)
+    )
+
+
+def png_with_tail(width: int, height: int, rows: bytes, tail: DeflatedRows, colours: bytes) -> bytes:
+    """Like ``png_from_rows`` for ``rows`` followed by the rows of ``tail``, deflating only ``rows``.
+
+    A deflate stream may go on with blocks compressed on their own once the earlier ones end on a
+    byte boundary (a sync flush), and the zlib checksum of the whole is combined from the parts'.
+    """
+    if len(rows) + tail.length != (width + 1) * height:
+        raise ValueError(f"{len(rows) + tail.length} bytes of scanlines for a {width}x{height} image")
+    deflater = isal_zlib.compressobj(1, isal_zlib.DEFLATED, -15)
+    head = deflater.compress(rows) + deflater.flush(isal_zlib.Z_SYNC_FLUSH)
+    adler = adler32_combine(isal_zlib.adler32(rows), tail.adler, tail.length)
+    # 0x78 0x01: deflate with a 32 KB window, the fastest level (the header's check bits hold).
+    stream = b"".join((b"\x78\x01", head, tail.data, struct.pack(">I", adler)))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", colours[: 3 * 256]),
+            _chunk(b"IDAT", stream),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+_ADLER_BASE = 65521
+
+
+def adler32_combine(first: int, second: int, second_length: int) -> int:
+    """The Adler-32 of two byte strings joined, from each one's (zlib's adler32_combine)."""
+    rem = second_length % _ADLER_BASE
+    sum1 = first & 0xFFFF
+    sum2 = (rem * sum1) % _ADLER_BASE
+    sum1 = (sum1 + (second & 0xFFFF) + _ADLER_BASE - 1) % _ADLER_BASE
+    sum2 = (sum2 + (first >> 16) + (second >> 16) + _ADLER_BASE - rem) % _ADLER_BASE
+    return sum1 | (sum2 << 16)
+
+
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
 
@@ -418,26 +483,50 @@ def shape_points(shape: str, x: float, y: float, r: float) -> list[tuple[float, 
 
 
 def draw_player_marker(
-    image: Image.Image, seat: int, xy: tuple[float, float], radius: float, letter: str = "", size: int = MIN_TEXT
+    image: Image.Image,
+    seat: int,
+    xy: tuple[float, float],
+    radius: float,
+    letter: str = "",
+    size: int = MIN_TEXT,
+    inks: Mapping[tuple[int, int, int], int] | None = None,
 ) -> None:
-    """The seat's marker: its shape filled with its colour, outlined in ink, its letter inside."""
+    """The seat's marker: its shape filled with its colour, outlined in ink, its letter inside.
+
+    On a palette ("P") image pass ``inks``, the palette index of each exact colour (``exact_inks``):
+    the marker is then drawn with those indices (no letter: anti-aliased text needs an RGB image).
+    """
     draw = ImageDraw.Draw(image)
     x, y = xy
     shape = player_shape(seat)
-    colour = player_colour(seat)
+    colour: Ink = player_colour(seat)
+    outline: Ink = INK
+    if inks is not None:
+        if letter:
+            raise ValueError("a marker on a palette image has no letter")
+        colour, outline = inks[player_colour(seat)], inks[INK]
     points = shape_points(shape, x, y, radius)
     if shape == "circle":
-        draw.ellipse((*points[0], *points[1]), fill=colour, outline=INK, width=2)
+        draw.ellipse((*points[0], *points[1]), fill=colour, outline=outline, width=2)
     else:
-        polygon(image, points, fill=colour, outline=INK, width=2)
+        polygon(image, points, fill=colour, outline=outline, width=2)
     if letter:
         dy = radius * 0.2 if shape == "triangle" else 0
-        stamp_text(image, (x, y + dy), letter, size, text_colour_on(colour), "mm")
+        stamp_text(image, (x, y + dy), letter, size, text_colour_on(player_colour(seat)), "mm")
 
 
-def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors: int = 160) -> Image.Image:
+def palette_from(
+    image: Image.Image,
+    colours: list[tuple[int, int, int]],
+    colors: int = 160,
+    exact: Sequence[tuple[int, int, int]] = (),
+) -> Image.Image:
     """A palette image for ``to_png_fast``: ``image`` (the fixed layer) plus swatches of ``colours``
-    with ink and white text on each, so every fill and its anti-aliased text edges get entries."""
+    with ink and white text on each, so every fill and its anti-aliased text edges get entries.
+
+    ``exact`` colours come first, each at its own index (``exact_inks``), so shapes can be drawn
+    straight into a "P" image over this palette with exactly those colours.
+    """
     band = 40
     scratch = Image.new("RGB", (image.width, image.height + band * (1 + len(colours) // 20)), BACKGROUND)
     scratch.paste(image, (0, 0))
@@ -446,14 +535,28 @@ def palette_from(image: Image.Image, colours: list[tuple[int, int, int]], colors
         ImageDraw.Draw(scratch).rectangle((x, y, x + 59, y + band - 1), fill=colour)
         for j, ink in enumerate((INK, WHITE, MUTED)):
             stamp_text(scratch, (x + 2 + j * 19, y + 4), "Ag", MIN_TEXT, ink)
-    return scratch.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
+    octree = scratch.quantize(colors=min(colors, 256 - len(exact)), method=Image.Quantize.FASTOCTREE)
+    if not exact:
+        return octree
+    found = bytes(octree.getpalette("RGB") or [])[: 3 * (256 - len(exact))]
+    palette = Image.new("P", (1, 1), 0)
+    palette.putpalette(b"".join(bytes(colour) for colour in exact) + found)
+    return palette
+
+
+def exact_inks(exact: Sequence[tuple[int, int, int]]) -> dict[tuple[int, int, int], int]:
+    """The palette index of each of ``palette_from``'s ``exact`` colours (the first, if repeated)."""
+    inks: dict[tuple[int, int, int], int] = {}
+    for index, colour in enumerate(exact):
+        inks.setdefault(colour, index)
+    return inks
 
 
 def polygon(
     image: Image.Image,
     points: Sequence[tuple[float, float]],
-    fill: tuple[int, int, int] | None = None,
-    outline: tuple[int, int, int] | None = None,
+    fill: Ink | None = None,
+    outline: Ink | None = None,
     width: int = 1,
 ) -> None:
     """``ImageDraw.polygon`` with the same pixels, drawn in a crop around the polygon.

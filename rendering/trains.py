@@ -1,8 +1,10 @@
 """Trains board image: a hex map you can play from on a phone, the player strip, the supply.
 
 Pure function of the view dict (see games/trains/view.py). The terrain layer (hexes, patterns,
-coordinates, city and remote names, barriers, the legend) depends only on the map, so it is drawn
-once per map and reused; each render copies it and adds the changing parts.
+coordinates, city and remote names, barriers) depends only on the map, so it is drawn once per map,
+mapped onto the map's palette and reused (the legend, which names the players, once per table);
+each render copies that palette image and draws the changing parts of the map straight into it,
+and only the panel beside the map is drawn in RGB and mapped onto the palette.
 
 Every hex shows its coordinate (typed in commands, so at least MIN_TYPED) near its top; names sit
 below it and wrap, or are abbreviated with the full name in the legend. Rails are the player's
@@ -32,17 +34,19 @@ from rendering.theme import (
     MUTED,
     PLAYER_COLOURS,
     WHITE,
+    Ink,
     draw_player_marker,
     draw_text,
+    exact_inks,
     palette_from,
     player_colour,
     player_shape,
+    png_bytes,
     polygon,
     shape_points,
     stamp_text,
     text_width,
     tint,
-    to_png_fast,
     wrap_lines,
 )
 
@@ -61,6 +65,10 @@ TERRAIN_FILL: dict[str, tuple[int, int, int]] = {
 }
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
+
+# The colours drawn straight into the palette image, at fixed palette indices (BACKGROUND is 0).
+EXACT = (BACKGROUND, INK, WHITE, *PLAYER_COLOURS)
+INKS = exact_inks(EXACT)
 
 
 def _centre(col: int, row: int) -> Point:
@@ -111,20 +119,30 @@ Labels = dict[str, list[tuple[int, int, int, int]]]
 
 @lru_cache(maxsize=4)
 def _base_layer(map_json: str, players_json: str) -> tuple[Image.Image, int, Labels]:
-    """Terrain, coordinates, names, remote values, barriers and the legend under the map.
+    """Terrain, coordinates, names, remote values, barriers and the legend under the map, as a
+    palette ("P") image over the map's palette (``_palette``).
 
     Returns the image, the y where the legend ends (the panel may make the image taller), and
     per hex the rectangles of its labels: track lines drawn later are covered there again with
-    this layer, so a line never crosses a coordinate or a name. The map part is drawn once per map
-    (``_map_layer``); only the legend, which names the players, is drawn for each table.
+    this layer, so a line never crosses a coordinate or a name. The map part is drawn and mapped
+    onto the palette once per map (``_indexed_map``); only the legend, which names the players, is
+    drawn for each table, on a strip mapped onto the palette on its own.
     """
-    layer, labels, abbreviated = _map_layer(map_json)
+    _, labels, abbreviated = _map_layer(map_json)
     gmap = json.loads(map_json)
     players: list[tuple[int, str]] = json.loads(players_json)
     map_w, map_h = _map_size(gmap["columns"], gmap["rows"])
-    image = layer.copy()
-    _legend(image, ImageDraw.Draw(image), map_h, map_w, players, abbreviated)
+    image = _indexed_map(map_json).copy()
+    strip = Image.new("RGB", (map_w, image.height - map_h), BACKGROUND)
+    _legend(strip, ImageDraw.Draw(strip), 0, map_w, players, abbreviated)
+    image.paste(strip.quantize(palette=_palette(map_json), dither=Image.Dither.NONE), (0, map_h))
     return image, image.height, labels
+
+
+@lru_cache(maxsize=4)
+def _indexed_map(map_json: str) -> Image.Image:
+    """``_map_layer``'s image mapped onto the map's palette."""
+    return _map_layer(map_json)[0].quantize(palette=_palette(map_json), dither=Image.Dither.NONE)
 
 
 @lru_cache(maxsize=4)
@@ -286,10 +304,10 @@ def _legend(
             )
 
 
-def _station(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
+def _station(draw: ImageDraw.ImageDraw, x: float, y: float, ink: Ink = INK) -> None:
     """A station: a little building (roof and body) in ink, so it differs from a free slot by shape."""
-    draw.rectangle((x - 7, y - 3, x + 7, y + 7), fill=INK)
-    draw.polygon([(x - 9, y - 2), (x, y - 9), (x + 9, y - 2)], fill=INK)
+    draw.rectangle((x - 7, y - 3, x + 7, y + 7), fill=ink)
+    draw.polygon([(x - 9, y - 2), (x, y - 9), (x + 9, y - 2)], fill=ink)
 
 
 # --- Changing parts ----------------------------------------------------------------------------
@@ -330,7 +348,8 @@ def _neighbours(h: str) -> list[str]:
     return [f"{chr(ord('A') + col + dc)}{row + dr + 1}" for dc, dr in deltas if col + dc >= 0 and row + dr >= 0]
 
 
-def _station_slots(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+def _station_slots(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
+    """Each city's station slots, built or free, drawn with palette indices (``INKS``)."""
     for entry in view["map"]["hexes"]:
         if entry["terrain"] != "city":
             continue
@@ -340,23 +359,28 @@ def _station_slots(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str
         for i in range(count):
             x, y = x0 + i * 20, cy + 40
             if i < built:
-                _station(draw, x, y - 2)
+                _station(draw, x, y - 2, INKS[INK])
             else:
-                draw.rectangle((x - 6, y - 8, x + 6, y + 4), fill=WHITE, outline=INK, width=2)
+                draw.rectangle((x - 6, y - 8, x + 6, y + 4), fill=INKS[WHITE], outline=INKS[INK], width=2)
 
 
 def _tracks(draw: ImageDraw.ImageDraw, view: dict[str, Any], positions: dict[tuple[str, int], Point]) -> None:
-    """A line between each pair of adjacent hexes holding one player's rails, in that player's colour."""
+    """A line between each pair of adjacent hexes holding one player's rails, in that player's colour
+    (palette indices, ``INKS``)."""
     blocked = {frozenset(pair) for pair in view["map"]["barriers"]}
     for (h, seat), (x, y) in positions.items():
         for other in _neighbours(h):
             if other > h and (other, seat) in positions and frozenset((h, other)) not in blocked:
                 ox, oy = positions[(other, seat)]
-                draw.line((x, y, ox, oy), fill=INK, width=7)
-                draw.line((x, y, ox, oy), fill=player_colour(seat), width=4)
+                draw.line((x, y, ox, oy), fill=INKS[INK], width=7)
+                draw.line((x, y, ox, oy), fill=INKS[player_colour(seat)], width=4)
 
 
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
+    """The board as a palette PNG. The map side is drawn straight into a copy of the table's
+    palette image (its rails, stations and markers are flat colours, all in ``EXACT``); only the
+    panel, whose text is anti-aliased on several fills, is drawn in RGB and mapped onto the palette:
+    a quarter of the pixels to map instead of all of them."""
     gmap = view["map"]
     players = [(p["seat"], p["name"]) for p in view["players"]]
     key = (json.dumps(gmap, sort_keys=True), json.dumps(players))
@@ -364,34 +388,44 @@ def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     map_w, _ = _map_size(gmap["columns"], gmap["rows"])
     panel = _panel_layout(view, focus)
     height = max(base_h, panel.height)
-    image = Image.new("RGB", (base.width, height), BACKGROUND)
-    image.paste(base, (0, 0))
+    if height == base_h:
+        image = base.copy()
+    else:
+        image = Image.new("P", (base.width, height), INKS[BACKGROUND])
+        image.putpalette(base.getpalette() or [])
+        image.paste(base, (0, 0))
     draw = ImageDraw.Draw(image)
-    _station_slots(image, draw, view)
+    _station_slots(draw, view)
     for p in view["players"]:
         if p.get("start"):
             cx, cy = _centre(*_parse(p["start"]))
-            polygon(image, _corners(cx, cy, SIZE - 1), outline=INK, width=6)
-            polygon(image, _corners(cx, cy, SIZE - 2), outline=player_colour(p["seat"]), width=4)
+            polygon(image, _corners(cx, cy, SIZE - 1), outline=INKS[INK], width=6)
+            polygon(image, _corners(cx, cy, SIZE - 2), outline=INKS[player_colour(p["seat"])], width=4)
     positions = _rail_positions(view)
     _tracks(draw, view, positions)
     for h in {h for h, _ in positions}:
         for rect in labels.get(h, []):
             image.paste(base.crop(rect), rect[:2])
     for (_, seat), (x, y) in positions.items():
-        draw_player_marker(image, seat, (x, y), 8)
-    panel.draw(image, map_w)
-    return to_png_fast(image, palette=_palette(key[0]))
+        draw_player_marker(image, seat, (x, y), 8, inks=INKS)
+    strip = Image.new("RGB", (PANEL, panel.height), BACKGROUND)  # below it the copy is background already
+    panel.draw(strip, 0)
+    image.paste(strip.quantize(palette=_palette(key[0]), dither=Image.Dither.NONE), (map_w, 0))
+    return png_bytes(image)
 
 
 @lru_cache(maxsize=4)
 def _palette(map_json: str) -> Image.Image:
-    """The PNG palette for a map: its fixed layer plus every colour the changing parts use (a
-    ~2 Mpx board quantised to a known palette encodes several times faster). Players' names are
-    ink on the background and their markers are swatches, so one palette serves every table."""
-    base, _, _ = _base_layer(map_json, "[]")
+    """The PNG palette for a map: the colours drawn straight into the palette image come first,
+    exactly (``EXACT``), then entries for its fixed layer with a legend and every colour the panel
+    uses. Players' names are ink on the background and their markers are swatches, so one palette
+    serves every table."""
+    gmap = json.loads(map_json)
+    map_w, map_h = _map_size(gmap["columns"], gmap["rows"])
+    sheet = _map_layer(map_json)[0].copy()
+    _legend(sheet, ImageDraw.Draw(sheet), map_h, map_w, [], _map_layer(map_json)[2])
     colours = [*PLAYER_COLOURS, HIGHLIGHT, tint(HIGHLIGHT, 0.75), *CARD_FAMILY.values(), *PALETTE.values()]
-    return palette_from(base, [*colours, GRID, MUTED, INK])
+    return palette_from(sheet, [*colours, GRID, MUTED, INK], exact=EXACT)
 
 
 # --- The panel beside the map ------------------------------------------------------------------

@@ -18,8 +18,9 @@ their name, each resource piece its own shape and letter, each effect timing its
 (all explained in the legend), routes are drawn as track, and a building has a track stub only on
 the sides where a route connects to it, so the transport network reads at a glance (a route end that
 meets a tile without connecting gets a buffer stop). Cells and market cards are drawn once per
-distinct content and size and then pasted; text is stamped from cached glyph masks; and the PNG
-palette is taken from a sample of the pixels (see ``encode``).
+distinct content and size and then pasted; text is stamped from cached glyph masks; the PNG
+palette is taken from a sample of the pixels (see ``_quantise``); and the market, which changes only
+when a tile is built, is kept mapped and deflated (``_market_band``) for the PNG to end with.
 """
 
 from __future__ import annotations
@@ -147,33 +148,39 @@ def _pile_fill(pile: str) -> Colour:
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large, plus the market.
 
-    The market and the margin under it, half to three quarters of the image, are encoded once per
-    market (``_market_rows``): only the towns above it are quantised for each board.
+    The market and the margin under it, half to three quarters of the image, are mapped onto their
+    palette and deflated once per market (``_market_band``): only the towns above it are quantised
+    and deflated for each board.
     """
     top, market_key = _above_market(view, focus)
-    band_rows, band_colours, band_height = _market_rows(market_key, WIDTH - 2 * MARGIN)
-    # The towns take palette entries 128-255, after the market's (at most 128) entries.
-    towns = _quantise(top).point(_AFTER_MARKET)
-    colours = band_colours + bytes(towns.getpalette("RGB") or [])[: 3 * 128]
-    rows = theme.framed_rows(towns) + band_rows
-    return theme.png_from_rows(WIDTH, top.height + band_height, rows, colours)
+    band = _market_band(market_key, WIDTH - 2 * MARGIN)
+    # The towns take palette entries 0-127, the market's band 128-255.
+    towns = _quantise(top)
+    colours = bytes(towns.getpalette("RGB") or [])[: 3 * 128].ljust(3 * 128, b"\0") + band.colours
+    return theme.png_with_tail(WIDTH, top.height + band.height, theme.framed_rows(towns), band.rows, colours)
 
 
-_AFTER_MARKET = [min(255, index + 128) for index in range(256)]
+class _Band:
+    """The market and the margins around it as deflated scanlines over palette entries 128-255."""
+
+    def __init__(self, rows: theme.DeflatedRows, colours: bytes, height: int) -> None:
+        self.rows, self.colours, self.height = rows, colours, height
 
 
-@lru_cache(maxsize=8)  # ~1.3 MB each, as many as the market images
-def _market_rows(market_key: str, inner: int) -> tuple[bytes, bytes, int]:
-    """The band under the towns (the market, its side margins and the bottom margin) as PNG
-    scanlines over its own 128-entry palette: (scanlines, palette RGB bytes, height). The market
-    takes entries 0-126 and the margins entry 127, the background colour."""
+@lru_cache(maxsize=64)  # ~60 KB each: many tables' markets stay encoded
+def _market_band(market_key: str, inner: int) -> _Band:
+    """The band under the towns (the market, its side margins and the bottom margin): the market
+    takes entries 128-254 and the margins entry 255, the background colour."""
     market = _market_image(market_key, inner)
     indexed = _quantise(market, colors=127)
     colours = bytes(indexed.getpalette("RGB") or [])[: 3 * 127].ljust(3 * 127, b"\0") + bytes(BACKGROUND)
-    band = Image.new("P", (WIDTH + 1, market.height + MARGIN), 127)
-    band.paste(indexed, (1 + MARGIN, 0))
+    band = Image.new("P", (WIDTH + 1, market.height + MARGIN), 255)
+    band.paste(indexed.point(_AFTER_TOWNS), (1 + MARGIN, 0))
     band.paste(0, (0, 0, 1, band.height))  # each scanline's filter byte
-    return band.tobytes(), colours, band.height
+    return _Band(theme.deflate_rows(band.tobytes()), colours, band.height)
+
+
+_AFTER_TOWNS = [min(255, index + 128) for index in range(256)]
 
 
 def clear_caches() -> None:
@@ -187,9 +194,10 @@ def clear_caches() -> None:
         _letter_mask,
         _building_list_image,
         _market_image,
-        _market_rows,
+        _market_band,
         _empty_card,
         _tile_card,
+        _tile_body,
         _tile_height,
         _basic_card,
         _legend,
@@ -246,17 +254,17 @@ def _above_market(view: dict[str, Any], focus: int | None) -> tuple[Image.Image,
     key_entries = _abbreviation_key(towns, rows, skip=focus)
     key_h = _key_height(key_entries, inner)
     market_key = _market_key(view)
-    market = _market_image(market_key, inner)
+    market_h = _market_band(market_key, inner).height - MARGIN
     header_h = _header_height(view, inner)
     row_heights = [max(_panel_height(view, plan) for plan in row) for row in rows]
-    sections = [header_h, *row_heights, market.height]
+    sections = [header_h, *row_heights, market_h]
     if focus_list is not None:
         sections.append(focus_list.height)
     if key_h:
         sections.append(key_h)
     height = 2 * MARGIN + sum(sections) + GAP * (len(sections) - 1)
 
-    image = Image.new("RGB", (WIDTH, height - market.height - MARGIN), BACKGROUND)
+    image = Image.new("RGB", (WIDTH, height - market_h - MARGIN), BACKGROUND)
     draw = ImageDraw.Draw(image)
     y = MARGIN
     _draw_header(image, draw, view, MARGIN, y, inner, header_h)
@@ -1366,7 +1374,7 @@ CARD_TEXT = 19
 COST_PIECE = 27  # big enough for the resource letter to be MIN_TEXT
 
 
-@lru_cache(maxsize=8)  # ~2 MB each; the market changes only when a tile is built
+@lru_cache(maxsize=2)  # ~2 MB each; the PNG keeps the market encoded (_market_band)
 def _market_image(key: str, width: int) -> Image.Image:
     """Basic piles, the A/B row with the round marker, the draw piles and V piles, and the legend."""
     data = json.loads(key)
@@ -1532,9 +1540,26 @@ def _card_name(image: Image.Image, name: str, x: int, y: int, width: int, fg: Co
     return y
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)  # cheap to make again from the kept _tile_body
 def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
-    """A market tile: pile or slot, star, name, cost pieces, spaces, each effect behind its timing."""
+    """A market tile: pile or slot, star, name, cost pieces, spaces, each effect behind its timing.
+
+    The card without its label (``_tile_body``) is kept apart: a tile moving along the building row
+    changes only its slot label, so the new card is a copy with one text stamped on its band."""
+    tile = json.loads(key)
+    band_fill = shade(_pile_fill(str(tile.get("pile") or "basic")), 0.3)
+    star = bool(tile.get("star"))
+    room = width - 2 * CARD_PAD - (24 if star else 0)
+    band_box = (0, 0, width - (24 if star else 0), CARD_BAND)
+    image = _tile_body(key, width, height).copy()
+    band_text = theme.fit_lines(label, 16, room, 1)[0]
+    stamp_text(image, (CARD_PAD, CARD_BAND / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
+    return image
+
+
+@lru_cache(maxsize=256)
+def _tile_body(key: str, width: int, height: int) -> Image.Image:
+    """``_tile_card`` without its label (the band's text, which never touches the star or below)."""
     tile = json.loads(key)
     fill = _pile_fill(str(tile.get("pile") or "basic"))
     image, draw = theme.new_canvas(width, height)
@@ -1545,10 +1570,6 @@ def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
     draw.rounded_rectangle((0, 0, width - 1, band), radius=7, fill=band_fill)
     draw.rectangle((0, band - 7, width - 1, band), fill=band_fill)
     star = bool(tile.get("star"))
-    room = width - 2 * pad - (24 if star else 0)
-    band_box = (0, 0, width - (24 if star else 0), band)
-    band_text = theme.fit_lines(label, 16, room, 1)[0]
-    stamp_text(image, (pad, band / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
     if star:  # "for players used to the game"
         _star(draw, (width - pad - 19, 3, width - pad + 1, band - 3), HIGHLIGHT)
     name = str(tile.get("name") or tile.get("tile") or "?")

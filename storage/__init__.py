@@ -4,7 +4,8 @@ or PostgreSQL (asyncpg, for several bot processes). ``open_store`` picks one fro
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Union
 
 from storage.community import GameResults, SeatResult
 from storage.db import (
@@ -26,6 +27,12 @@ from storage.db import (
 from storage.shards import Shards, shard_of
 from storage.shared import ListedGame, TimerRow
 
+if TYPE_CHECKING:  # asyncpg is an optional extra: imported only when a postgresql:// URL is opened
+    from storage.postgres import PostgresStore
+
+# Either backend: the host, the console and the checks take whichever ``open_store`` opened.
+AnyStore = Union[Store, "PostgresStore"]
+
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
@@ -38,7 +45,7 @@ def sqlite_path(target: str) -> str:
     return target[len("sqlite:///") :] if target.startswith("sqlite:///") else target
 
 
-async def open_store(target: str, clock: Any = time.time) -> Any:
+async def open_store(target: str, clock: Callable[[], float] = time.time) -> AnyStore:
     """A ``postgresql://`` URL opens PostgreSQL (storage.postgres.PostgresStore); anything else is an
     SQLite file (``sqlite:///path`` or a plain path), as before. Both have the same methods."""
     if is_postgres(target):
@@ -49,6 +56,7 @@ async def open_store(target: str, clock: Any = time.time) -> Any:
 
 
 __all__ = [
+    "AnyStore",
     "POSTGRES_SCHEMES",
     "Shards",
     "is_postgres",

@@ -29,11 +29,15 @@ from storage.community import CommunityStore, GameResults, finish_action
 from storage.migrate import migrate
 from storage.shards import Shards
 from storage.shared import (
+    _OUTBOX_COLUMNS,
     _TIMER_COLUMNS,
+    Announcement,
+    OutboxRow,
     SharedStatements,
     TimerRow,
     WriteResult,
     dumps,
+    outbox_rows,
     returns_id,
     sound_timers,
     waiting_text,
@@ -137,23 +141,6 @@ class NewTimer:
 
 
 @dataclass(frozen=True)
-class Announcement:
-    """What a change posts to its channel, kept in the outbox until a front end has posted it."""
-
-    text: str
-    pings: list[str]
-    board: bool
-
-
-@dataclass(frozen=True)
-class OutboxRow:
-    id: int
-    game_id: int
-    version: int
-    announcement: Announcement
-
-
-@dataclass(frozen=True)
 class TableRow:
     """Everything the host needs about one game, read at once: the game, its seats, the channel's
     settings (guild-wide values where the channel has none) and which seated users muted pings."""
@@ -183,18 +170,9 @@ _GAME_COLUMNS = (
     "created_at, updated_at, paused, salt, commitment, state_z, listing"
 )
 _MOVE_COLUMNS = "seq, seat, user_id, text, irreversible, reverted, created_at"
-_OUTBOX_COLUMNS = "o.id, o.game_id, o.version, o.text, o.pings, o.board"
 # How long a claimed announcement stays with the process that claimed it before another may take it:
 # far longer than posting one takes (a post still in flight when it runs out would go out twice).
 OUTBOX_LEASE_SECONDS = 300.0
-
-
-def outbox_rows(rows: Iterable[Sequence[Any]]) -> list[OutboxRow]:
-    """Outbox rows (``_OUTBOX_COLUMNS``), oldest first."""
-    return [
-        OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
-        for i, g, v, text, pings, board in sorted(rows, key=lambda r: int(r[0]))
-    ]
 
 
 def compress(value: Any) -> bytes:
@@ -875,20 +853,6 @@ class Store(CommunityStore, SharedStatements):
         return replace(game, **changed), outbox_id
 
     # ----- the outbox ------------------------------------------------------------------------
-
-    async def mark_announced(self, outbox_id: int) -> None:
-        """That announcement, and every older one of its game, has been posted: their rows go
-        (the outbox only ever holds what is still to post)."""
-        await self._write(
-            "DELETE FROM outbox WHERE id <= ? AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
-            (outbox_id, outbox_id),
-        )
-
-    async def pending_announcements(self) -> list[OutboxRow]:
-        """Announcements not yet posted, oldest first."""
-        return outbox_rows(
-            await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox o WHERE o.posted_at IS NULL ORDER BY o.id")
-        )
 
     async def claim_announcements(
         self,

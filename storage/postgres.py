@@ -25,20 +25,17 @@ from storage.community import CommunityStore, GameResults, finish_action
 from storage.db import (
     _GAME_COLUMNS,
     _MOVE_COLUMNS,
-    _OUTBOX_COLUMNS,
     ARCHIVE_SQL,
     CLOSED_STATUSES,
     OPEN_STATUSES,
     OUTBOX_LEASE_SECONDS,
     UNARCHIVE_SQL,
-    Announcement,
     ChannelBusy,
     GameRow,
     Maintenance,
     MoveRecord,
     MoveRow,
     NewTimer,
-    OutboxRow,
     SeatRow,
     StaleVersion,
     StoreError,
@@ -50,13 +47,19 @@ from storage.db import (
     compress,
     dumps,
     move_rows,
-    outbox_rows,
     sound_timers,
     waiting_text,
 )
 from storage.postgres_migrate import migrate_postgres
 from storage.shards import Shards
-from storage.shared import SharedStatements, WriteResult, returns_id
+from storage.shared import (
+    Announcement,
+    OutboxRow,
+    SharedStatements,
+    WriteResult,
+    outbox_rows,
+    returns_id,
+)
 
 try:  # an optional extra: pip install -e ".[postgres]"
     import asyncpg
@@ -493,18 +496,6 @@ class PostgresStore(CommunityStore, SharedStatements):
         return _committed(game, now, state, status, seed, host_id, paused, salt, commitment, listing), outbox_id
 
     # ----- the outbox ------------------------------------------------------------------------
-
-    async def mark_announced(self, outbox_id: int) -> None:
-        """That announcement, and every older one of its game, has been posted: their rows go."""
-        await self._write(
-            "DELETE FROM outbox WHERE id <= ? AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
-            (outbox_id, outbox_id),
-        )
-
-    async def pending_announcements(self) -> list[OutboxRow]:
-        return outbox_rows(
-            await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox o WHERE o.posted_at IS NULL ORDER BY o.id")
-        )
 
     async def claim_announcements(
         self,

@@ -44,6 +44,34 @@ class ListedGame:
     seat: int | None = None  # the asking user's seat (/game mygames)
 
 
+@dataclass(frozen=True)
+class Announcement:
+    """What a change posts to its channel, kept in the outbox until a front end has posted it."""
+
+    text: str
+    pings: list[str]
+    board: bool
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    game_id: int
+    version: int
+    announcement: Announcement
+
+
+_OUTBOX_COLUMNS = "o.id, o.game_id, o.version, o.text, o.pings, o.board"
+
+
+def outbox_rows(rows: Iterable[Sequence[Any]]) -> list[OutboxRow]:
+    """Outbox rows (``_OUTBOX_COLUMNS``), oldest first."""
+    return [
+        OutboxRow(i, g, v, Announcement(text, json.loads(pings), bool(board)))
+        for i, g, v, text, pings, board in sorted(rows, key=lambda r: int(r[0]))
+    ]
+
+
 # /game list and /game mygames, one statement a page (``?`` placeholders; PostgreSQL runs them too).
 LIST_PAGE_SQL = (
     "SELECT g.id, g.channel_id, g.game, g.status, CASE WHEN g.state IS NULL THEN g.listing END, "
@@ -142,6 +170,22 @@ class SharedStatements:
 
     async def _write(self, sql: str, params: tuple[Any, ...] = ()) -> WriteResult:
         raise NotImplementedError
+
+    # ----- the outbox ------------------------------------------------------------------------
+
+    async def mark_announced(self, outbox_id: int) -> None:
+        """That announcement, and every older one of its game, has been posted: their rows go
+        (the outbox only ever holds what is still to post)."""
+        await self._write(
+            "DELETE FROM outbox WHERE id <= ? AND game_id = (SELECT game_id FROM outbox WHERE id = ?)",
+            (outbox_id, outbox_id),
+        )
+
+    async def pending_announcements(self) -> list[OutboxRow]:
+        """Announcements not yet posted, oldest first."""
+        return outbox_rows(
+            await self._all(f"SELECT {_OUTBOX_COLUMNS} FROM outbox o WHERE o.posted_at IS NULL ORDER BY o.id")
+        )
 
     # ----- one query per page of /game list and /game mygames -----------------------------------
 

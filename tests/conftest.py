@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, settings
 
 from storage import Store, open_store
 from storage.postgres import PostgresStore
-from tests.pgcluster import Cluster, start
+from tests.pgcluster import Cluster, running, start
 
 settings.register_profile(
     "ci", derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow]
@@ -33,8 +33,10 @@ _names = itertools.count(1)
 
 @pytest.fixture(scope="session")
 def postgres_cluster() -> Iterator[Cluster]:
-    """One cluster for the whole run, started on first use (tests that need no PostgreSQL never start it)."""
-    cluster = start()
+    """One cluster for the whole run, started on first use (tests that need no PostgreSQL never start it),
+    or one already running named by CONDUCTOR_TEST_PG (bench/mutation.sh: one cluster for many runs)."""
+    given = os.environ.get("CONDUCTOR_TEST_PG")
+    cluster = running(given) if given else start()
     yield cluster
     cluster.stop()
 
@@ -42,7 +44,7 @@ def postgres_cluster() -> Iterator[Cluster]:
 @pytest.fixture
 def postgres_url(postgres_cluster: Cluster) -> Iterator[str]:
     """A fresh, empty database of the cluster for one test (dropped afterwards)."""
-    name = f"t{next(_names)}"
+    name = f"t{os.getpid()}_{next(_names)}"  # unique across the processes sharing a CONDUCTOR_TEST_PG cluster
     postgres_cluster.create_database(name)
     yield postgres_cluster.database_url(name)
     postgres_cluster.drop_database(name)

@@ -57,6 +57,8 @@ class Cluster:
     port: int
     prefix: list[str]
     bin: Path
+    # False: a server someone else started (CONDUCTOR_TEST_PG, see ``running``), left running by ``stop``.
+    owned: bool = True
 
     @property
     def url(self) -> str:
@@ -93,6 +95,8 @@ class Cluster:
         self._admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
     def stop(self) -> None:
+        if not self.owned:
+            return
         subprocess.run(
             [*self.prefix, str(self.bin / "pg_ctl"), "-D", str(self.folder / "data"), "-m", "immediate", "stop"],
             capture_output=True,
@@ -140,3 +144,23 @@ def start(durable: bool = False) -> Cluster:
         cluster.stop()
         raise RuntimeError(f"PostgreSQL did not start:\n{log}") from None
     return cluster
+
+
+def running(spec: str) -> Cluster:
+    """A cluster ``start`` started in another process, named ``"<port>:<folder>"`` (what ``python -m
+    tests.pgcluster`` prints): mutation runs start one per module and point every mutant's test run at
+    it (``CONDUCTOR_TEST_PG``) instead of starting a cluster per mutant."""
+    port, folder = spec.split(":", 1)
+    return Cluster(Path(folder), int(port), _as_server_user(), binaries(), owned=False)
+
+
+if __name__ == "__main__":  # python -m tests.pgcluster [stop <port>:<folder>]
+    import sys
+
+    if sys.argv[1:2] == ["stop"]:
+        cluster = running(sys.argv[2])
+        cluster.owned = True
+        cluster.stop()
+    else:
+        cluster = start()
+        print(f"{cluster.port}:{cluster.folder}")

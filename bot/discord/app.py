@@ -28,7 +28,7 @@ from bot.discord.stall import StallMonitor
 from bot.replies import Reply
 from bot.settings import Settings
 from bot.web import server as web_server
-from storage import Store, is_postgres, open_store
+from storage import AnyStore, is_postgres, open_store
 
 log = logging.getLogger(__name__)
 RENDER_THREADS = int(os.environ.get("CONDUCTOR_RENDER_THREADS", "4"))
@@ -80,7 +80,7 @@ def intents() -> discord.Intents:
 class ConductorBot(discord.Client):
     """The client; it also serves as ``bridge.BotHost`` and ``components.ComponentHandler``."""
 
-    store: Store
+    store: AnyStore
     conductor: Conductor
     dispatcher: TimerDispatcher
 

@@ -37,7 +37,7 @@ from bot.discord.dispatcher import TimerDispatcher
 from bot.discord.permissions import is_moderator, manages_server
 from bot.replies import Actor, Reply
 from bot.settings import Settings
-from storage import Store
+from storage import AnyStore
 
 log = logging.getLogger(__name__)
 # Discord drops an interaction that is not acknowledged within three seconds (counted from its
@@ -61,7 +61,7 @@ class BotHost(Protocol):
     """
 
     settings: Settings
-    store: Store
+    store: AnyStore
     conductor: Conductor
     dispatcher: TimerDispatcher
     tree: app_commands.CommandTree[Any]

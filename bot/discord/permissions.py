@@ -7,10 +7,10 @@ from collections.abc import Iterable
 
 import discord
 
-from storage import Store
+from storage import AnyStore
 
 
-async def is_moderator(interaction: discord.Interaction, store: Store) -> bool:
+async def is_moderator(interaction: discord.Interaction, store: AnyStore) -> bool:
     # interaction.permissions are the member's permissions in this channel, resolved by Discord
     # (overwrites included), so no member cache or privileged intent is needed.
     permissions = interaction.permissions

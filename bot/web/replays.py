@@ -16,7 +16,7 @@ import games
 from bot.host import render_board, render_standings_image
 from bot.replay import apply_text
 from games.base import NAMES_KEY, GameSpec, Standing, State
-from storage import Store
+from storage import AnyStore
 
 CACHED_GAMES = 8  # replays kept in memory (a replay is re-played from its seed once, then stepped)
 
@@ -65,7 +65,7 @@ class Replays:
     """Replays of finished games, built on first view and kept (a finished game never changes
     unless a moderator rolls it back, which changes its version: the cache is keyed by it)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: AnyStore) -> None:
         self.store = store
         self._cache: OrderedDict[tuple[int, int], Replay] = OrderedDict()
 

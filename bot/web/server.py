@@ -18,11 +18,11 @@ from aiohttp.typedefs import Handler
 import games
 from bot.web import pages
 from bot.web.replays import Replay, Replays, board_png, summary_png
-from storage import Store
+from storage import AnyStore
 
 log = logging.getLogger(__name__)
 LOOPBACK = "127.0.0.1"
-STORE_KEY: web.AppKey[Store] = web.AppKey("store", Store)
+STORE_KEY: web.AppKey[AnyStore] = web.AppKey("store")
 REPLAYS_KEY: web.AppKey[Replays] = web.AppKey("replays", Replays)
 HEADERS = {
     "Content-Security-Policy": "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'",
@@ -47,7 +47,7 @@ def parse_bind(text: str) -> Bind:
     return Bind(host.strip("[]") or LOOPBACK, int(port))
 
 
-def make_app(store: Store) -> web.Application:
+def make_app(store: AnyStore) -> web.Application:
     app = web.Application(middlewares=[_headers])
     app[STORE_KEY] = store
     app[REPLAYS_KEY] = Replays(store)
@@ -115,7 +115,7 @@ async def _replay(request: web.Request) -> Replay:
     return replay
 
 
-async def start(store: Store, bind: Bind) -> web.AppRunner:
+async def start(store: AnyStore, bind: Bind) -> web.AppRunner:
     """Serve the viewer until the runner is cleaned up."""
     runner = web.AppRunner(make_app(store), access_log=None)  # request paths hold the links: never log them
     await runner.setup()

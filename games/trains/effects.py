@@ -183,7 +183,8 @@ def _normalize_twice(card: Card, words: list[str]) -> list[str]:
         raise _bad(card, f"Name the {card.effect['target_type']} card to play twice.")
     target = CARDS[norm_card(card, words[0])]
     if target.type != card.effect["target_type"] or not target.playable:
-        raise _bad(card, f"{target.name} is not a {card.effect['target_type']} card.")
+        kind = card.effect["target_type"]
+        raise _bad(card, f"{target.name} is not {'an' if kind[0] in 'aeiou' else 'a'} {kind} card.")
     if target.slug in card.effect["exclude"]:
         raise _bad(card, f"{card.name} cannot play {target.name}.")
     rest = words[1:]
@@ -326,11 +327,12 @@ def _early_train(state: State, seat: int, card: Card, args: list[str], events: l
     return ["cards bought this turn may go on top of the deck"]
 
 
-def _return_from_hand(state: State, seat: int, args: list[str], limit: int) -> int:
+def _return_from_hand(state: State, seat: int, args: list[str], limit: int | None) -> int:
+    """Return the named number of Waste (default: all, up to ``limit``; None: the card says any number)."""
     hand = state["players"][seat]["hand"]
     have = hand.count("waste")
-    count = min(have, limit) if not args else int(args[0])
-    if count > limit:
+    count = (have if limit is None else min(have, limit)) if not args else int(args[0])
+    if limit is not None and count > limit:
         raise IllegalMove(f"At most {limit} Waste.")
     if count > have:
         raise IllegalMove(f"You have only {have} Waste in your hand.")
@@ -339,7 +341,7 @@ def _return_from_hand(state: State, seat: int, args: list[str], limit: int) -> i
 
 
 def _freight_train(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
-    count = _return_from_hand(state, seat, args, 99)
+    count = _return_from_hand(state, seat, args, None)
     gain = count * int(card.effect["money_per_waste"])
     state["turn"]["money"] += gain
     return [f"returns {count} Waste for +{gain} money"]
@@ -460,8 +462,9 @@ def _sightseeing(state: State, seat: int, card: Card, args: list[str], events: l
 
 def _recycling(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:
     count = _return_from_hand(state, seat, args, int(card.effect["max"]))
-    draw(state, seat, count, events)
-    return [f"returns {count} Waste and draws {count}"]
+    # The returned Waste goes to the supply, not the discard pile, so the draw can come up short.
+    got = draw(state, seat, count, events)
+    return [f"returns {count} Waste and draws {len(got)}"]
 
 
 def _signal_box(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:

@@ -16,7 +16,16 @@ from games import cards
 from games.base import Event, IllegalMove, Move, State
 from games.json_copy import own_item
 from games.tramways import links
-from games.tramways.content import BUILDING_CARD, BUILDING_TYPES, SETTINGS, SIMPLE_ICONS, card, card_name
+from games.tramways.content import (
+    BUILDING_CARD,
+    BUILDING_NAMES,
+    BUILDING_TYPES,
+    SETTINGS,
+    SIMPLE_ICONS,
+    card,
+    card_name,
+    with_article,
+)
 from games.tramways.payment import Need, Token, check_pays, check_tokens, gains, parse_token, stress_of
 
 SIMPLE = SIMPLE_ICONS
@@ -209,11 +218,13 @@ def build(state: State, seat: int, move: Move, events: list[Event]) -> None:
     state["building_tiles"][kind] -= 1
     state["built"][label] = {"type": kind, "owner": seat, "upgraded": False}
     state["passengers"][label] = 1
-    text = f"{state['names'][seat]} builds a {kind} building on {label} for ${cost}"
+    text = (
+        f"{state['names'][seat]} builds {with_article(BUILDING_NAMES[kind])} ({kind}) building on {label} for ${cost}"
+    )
     if state["building_cards"][kind] > 0:
         state["building_cards"][kind] -= 1
         player["hand"].append(BUILDING_CARD[kind])
-        text += f" and takes a {card_name(BUILDING_CARD[kind])} card"
+        text += f" and takes {with_article(card_name(BUILDING_CARD[kind]))} card"
     events.append({"text": text + note + "."})
 
 

@@ -22,6 +22,8 @@ ICONS = (*ACTION_ICONS, *DEST_ICONS, *SIMPLE_ICONS)
 GROUPS = ("start", "auction", "development", "building", "station")
 CONSEQUENCES = ("stress", "pay")
 BUILDING_TYPES = ("R", "C", "I", "L")
+# What players read for each building letter (the letters are what they type).
+BUILDING_NAMES = {"R": "Residence", "C": "Commercial", "I": "Industry", "L": "Leisure", "S": "Station"}
 BOARD_CHARS = set(".^~RCILP=|")
 
 
@@ -203,3 +205,8 @@ def stress_penalty(stress: int) -> int:
         if stress >= start:
             lost = hp
     return lost
+
+
+def with_article(word: str) -> str:
+    """``"an Industry"``, ``"a Residence"``: every building and card name here starts with its sound's letter."""
+    return f"{'an' if word[:1].upper() in 'AEIOU' else 'a'} {word}"

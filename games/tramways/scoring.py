@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from games.base import PlayStats, Standing, State
-from games.tramways.content import SETTINGS, stress_penalty
+from games.tramways.content import BUILDING_NAMES, SETTINGS, stress_penalty
 
 
 def breakdown(state: State, seat: int) -> dict[str, int]:
@@ -62,7 +62,6 @@ def standings(state: State) -> list[Standing]:
 
 
 # The reference's names for the building types (tramways.reference.md, "Cells").
-BUILDING_NAMES = {"R": "Residence", "C": "Commercial", "I": "Industry", "L": "Leisure", "S": "Station"}
 
 
 def stats(state: State) -> PlayStats:

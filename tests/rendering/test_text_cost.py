@@ -19,6 +19,7 @@ from tests.rendering import synthetic
 
 CACHES = (
     theme._fit_lines,
+    theme._text_layout,
     theme.text_width,
     theme._text_mask,
     tiny_towns._card,

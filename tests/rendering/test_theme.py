@@ -89,3 +89,68 @@ def test_polygon_in_a_crop_draws_the_same_pixels_as_pillow() -> None:
             drawn = Image.new("RGB", (120, 80), theme.BACKGROUND)
             theme.polygon(drawn, points, fill=fill, outline=theme.INK, width=width)
             assert drawn.tobytes() == expected.tobytes(), (points, width, fill)
+
+
+def _idat(png: bytes) -> bytes:
+    """The IDAT payload of a PNG with one IDAT chunk (what ``png_bytes`` and ``png_with_tail`` write)."""
+    import struct
+
+    at, found = 8, b""
+    while at < len(png):
+        (length,) = struct.unpack(">I", png[at : at + 4])
+        if png[at + 4 : at + 8] == b"IDAT":
+            found += png[at + 8 : at + 8 + length]
+        at += 12 + length
+    return found
+
+
+def test_a_png_with_a_deflated_tail_is_the_same_image_and_a_valid_zlib_stream() -> None:
+    import random
+    import zlib
+
+    picker = random.Random(5)
+    image = Image.new("P", (97, 61), 0)
+    image.putdata([picker.randrange(8) if picker.random() < 0.2 else 3 for _ in range(97 * 61)])
+    image.putpalette(bytes(picker.randrange(256) for _ in range(3 * 256)))
+    colours = bytes(image.getpalette("RGB") or [])
+    rows = theme.framed_rows(image)
+    for split in (1, 30, 60):  # the tail: the last rows, from one to all but one
+        cut = (image.width + 1) * split
+        png = theme.png_with_tail(image.width, image.height, rows[:cut], theme.deflate_rows(rows[cut:]), colours)
+        assert zlib.decompress(_idat(png)) == rows  # zlib checks the combined Adler-32 too
+        assert decode(png).tobytes() == image.tobytes()
+        assert png == theme.png_with_tail(
+            image.width, image.height, rows[:cut], theme.deflate_rows(rows[cut:]), colours
+        )
+
+
+def test_adler32_combine_matches_zlib() -> None:
+    import random
+    import zlib
+
+    picker = random.Random(9)
+    for second_length in (0, 1, 65520, 65521, 65522, 200_003):
+        first, second = picker.randbytes(picker.randrange(5000)), picker.randbytes(second_length)
+        combined = theme.adler32_combine(zlib.adler32(first), zlib.adler32(second), len(second))
+        assert combined == zlib.adler32(first + second)
+
+
+def test_a_palette_with_exact_colours_draws_them_exactly_in_a_palette_image() -> None:
+    exact = (theme.BACKGROUND, theme.INK, *theme.PLAYER_COLOURS)
+    sheet, draw = theme.new_canvas(200, 100)
+    draw.rectangle((0, 0, 99, 99), fill=(200, 60, 60))
+    palette = theme.palette_from(sheet, [(10, 200, 10)], exact=exact)
+    inks = theme.exact_inks(exact)
+    colours = palette.getpalette("RGB") or []
+    assert len(colours) <= 3 * 256
+    for colour, index in inks.items():
+        assert tuple(colours[3 * index : 3 * index + 3]) == colour
+    image = Image.new("P", (60, 40), inks[theme.BACKGROUND])
+    image.putpalette(colours)
+    for seat in range(len(theme.PLAYER_COLOURS)):
+        theme.draw_player_marker(image, seat, (10 + seat * 8, 20), 6, inks=inks)
+    drawn = decode(theme.png_bytes(image)).convert("RGB")
+    expected = Image.new("RGB", (60, 40), theme.BACKGROUND)
+    for seat in range(len(theme.PLAYER_COLOURS)):
+        theme.draw_player_marker(expected, seat, (10 + seat * 8, 20), 6)
+    assert drawn.tobytes() == expected.tobytes()

@@ -62,4 +62,4 @@ def test_the_png_is_the_board_with_the_market_encoded_once_per_market() -> None:
         assert sum(ImageStat.Stat(difference).mean) / 3 < 3, sample.label
         assert max(high for _, high in difference.getextrema()) < 100, sample.label
     markets = {trolley_town._market_key(sample.view) for sample in found}
-    assert trolley_town._market_rows.cache_info().misses == len(markets) < len(found)
+    assert trolley_town._market_band.cache_info().misses == len(markets) < len(found)

@@ -1,0 +1,71 @@
+"""Plant mutants of a finished bench/mutation.sh run one at a time and run test functions against each, in one process.
+
+mutmut's ``mutants/`` tree routes every call of a mutated function through a trampoline that reads
+``MUTANT_UNDER_TEST`` at each call, so importing the code from that tree and switching the variable plants a
+mutant without a new process or a copy of the tree. Useful while writing a test against survivors: it tells in
+seconds which of them the test kills (then re-measure with bench/mutation_fresh.py --mutmut, which is what
+the report counts). Code that runs at import (the Tiny Towns pattern tables) is not reached this way: see
+bench/mutation_import_time.py.
+
+    MUTATION_DIR=/tmp/mut-x python bench/mutation_plant.py tiny-towns-scoring tests/tiny_towns/test_feeding_choices.py \
+        games.tiny_towns.scoring.x_best_feeding__mutmut_8 ...
+
+Runs every test function of the given files that takes no arguments (parametrised ones are skipped); prints one
+line per mutant: KILLED (and the failing tests) or survived. Writes nothing.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_tests(files: list[str]) -> list[tuple[str, Callable[[], object]]]:
+    tests: list[tuple[str, Callable[[], object]]] = []
+    for file in files:
+        spec = importlib.util.spec_from_file_location(f"planted_{Path(file).stem}", ROOT / file)
+        assert spec is not None and spec.loader is not None, file
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        for name, function in vars(module).items():
+            if name.startswith("test_") and callable(function) and not inspect.signature(function).parameters:
+                tests.append((name, function))
+    return tests
+
+
+def failing(tests: list[tuple[str, Callable[[], object]]]) -> list[str]:
+    out = []
+    for name, test in tests:
+        try:
+            test()
+        except Exception:  # an assertion or a crash: the test fails on this mutant
+            out.append(name)
+    return out
+
+
+def main() -> None:
+    module, *rest = sys.argv[1:]
+    files = [a for a in rest if a.endswith(".py")]
+    names = [a for a in rest if not a.endswith(".py")]
+    scratch = Path(os.environ.get("MUTATION_DIR", "/tmp/conductor-mutation")) / module
+    # The mutated tree first, so the games package (and everything the tests import from it) comes from there;
+    # the tests themselves are read from this tree.
+    sys.path[:0] = [str(scratch / "mutants"), str(ROOT)]
+    os.environ["MUTANT_UNDER_TEST"] = ""
+    tests = load_tests(files)
+    assert failing(tests) == [], "the tests fail without a mutant"
+    for name in names:
+        os.environ["MUTANT_UNDER_TEST"] = name
+        failed = failing(tests)
+        os.environ["MUTANT_UNDER_TEST"] = ""
+        print(f"KILLED {name}  {','.join(failed)}" if failed else f"survived {name}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
