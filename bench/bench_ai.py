@@ -3,7 +3,8 @@
     nice python bench/bench_ai.py [--games N] [--workers W] [--only tt-solo,tt-4p,trains]
 
 - tiny_towns_solo: level-2 final scores over N seeded solo games on the first-game building set
-  (average, distribution, rulebook titles; the target is an average of 32, "Town Planner")
+  (average, distribution, rulebook titles, average points per scoring line; the target is an
+  average of 32, "Town Planner")
 - tiny_towns_4p: level 2 against three level-1 bots in N seeded 4-player games (first-game set;
   the level-2 seat rotates); a win is rank 1 (a shared first place counts as half)
 - trains_<map>: level 2 against level 1 in N seeded 2-player games per map, half with level 2
@@ -35,11 +36,12 @@ from games.tiny_towns.scoring import solo_title  # noqa: E402
 from games.trains import GAME as TRAINS  # noqa: E402
 
 NAMES = ["ann", "bob", "cat", "dan"]
-Result = tuple[dict[int, float], list[float], list[float], dict[int, int]]
+Result = tuple[dict[int, float], list[float], list[float], dict[int, int], dict[int, dict[str, int]]]
 
 
 def _play(spec: GameSpec, players: int, options: dict[str, Any], seed: int, levels: list[int]) -> Result:
-    """Points share of the win per seat, level-2 decision wall and CPU seconds, final scores."""
+    """Points share of the win per seat, level-2 decision wall and CPU seconds, final scores and
+    score breakdowns."""
     state = spec.setup(NAMES[:players], options, seed)
     wall: list[float] = []
     cpu: list[float] = []
@@ -54,7 +56,8 @@ def _play(spec: GameSpec, players: int, options: dict[str, Any], seed: int, leve
     table = spec.standings(state)
     firsts = [row["seat"] for row in table if row["rank"] == 1]
     wins = {seat: 1.0 / len(firsts) for seat in firsts}
-    return wins, wall, cpu, {row["seat"]: row["score"] for row in table}
+    breakdowns = {row["seat"]: row.get("breakdown", {}) for row in table}
+    return wins, wall, cpu, {row["seat"]: row["score"] for row in table}, breakdowns
 
 
 def tt_solo(seed: int) -> Result:
@@ -90,6 +93,13 @@ def _quantiles(values: list[float]) -> dict[str, float]:
     }
 
 
+def _mean_breakdown(breakdowns: list[dict[str, int]]) -> dict[str, float]:
+    """Average points per scoring line (building type, empty squares) over games, to see where a
+    bot's points come from (a line missing from a game counts 0 there)."""
+    kinds = sorted({kind for b in breakdowns for kind in b})
+    return {kind: round(sum(b.get(kind, 0) for b in breakdowns) / len(breakdowns), 2) for kind in kinds}
+
+
 def _run(pool: Any, job: Callable[[int], Result], seeds: range) -> list[Result]:
     return list(pool.map(job, seeds, chunksize=1))
 
@@ -120,6 +130,7 @@ def main() -> None:
                 "max": max(scores),
                 "at_least_32": sum(1 for s in scores if s >= 32),
                 "titles": titles,
+                "points_by_kind": _mean_breakdown([r[4][0] for r in results]),
                 "target_average": 32,
             }
             for r in results:
