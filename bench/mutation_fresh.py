@@ -46,8 +46,9 @@ def mutants_of(work: Path, functions: list[str] | None) -> list[str]:
 
 
 def source_of(name: str) -> str:
-    """games.tiny_towns.patterns.x__placements__mutmut_3 -> games/tiny_towns/patterns.py"""
-    module = name.split(".x_")[0]
+    """games.tiny_towns.patterns.x__placements__mutmut_3 -> games/tiny_towns/patterns.py (a method's mutant is
+    named games.tramways.payment.xǁNeedǁdescribe__mutmut_10)"""
+    module = re.split(r"\.x[_ǁ]", name)[0]
     return module.replace(".", "/") + ".py"
 
 
