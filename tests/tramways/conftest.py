@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
+import pytest
+
+from games.base import IllegalMove
 from games.tramways import GAME
 from games.tramways.board import EXTRA_BOARDS
 from games.tramways.rules import clone
@@ -82,6 +86,16 @@ def hand(state: dict[str, Any], seat: int, *cards: str) -> None:
 
 def do(state: dict[str, Any], seat: int, text: str) -> tuple[dict[str, Any], list[Any]]:
     return GAME.apply(state, seat, GAME.parse(text))
+
+
+def refused(state: dict[str, Any], seat: int, move: Any, parse: bool = False) -> str:
+    """The refusal of ``move`` by ``seat`` (``parse``: a command text, parsed inside the check, so a parse
+    refusal counts), checking it left the state as it was."""
+    before = json.dumps(state, sort_keys=True)
+    with pytest.raises(IllegalMove) as info:
+        GAME.apply(state, seat, GAME.parse(move) if parse else move)
+    assert json.dumps(state, sort_keys=True) == before
+    return info.value.message
 
 
 def add_link(state: dict[str, Any], owner: int, cells: list[str], ends: list[str], upgraded: bool = False) -> int:

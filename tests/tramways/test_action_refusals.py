@@ -12,6 +12,7 @@ import pytest
 from games.base import IllegalMove
 from games.tramways import GAME
 from tests.tramways.conftest import add_link, crafted, do, hand
+from tests.tramways.conftest import refused as refused_by
 
 CITY = ["t-res", "t-plain", "t-plain", "t-plain"]  # Residence R1 at A1, Commercial C1 at A5
 PARK = ["t-park", "t-plain", "t-plain", "t-plain"]  # Residence R1 at E3, parcel P1 at C5
@@ -37,11 +38,8 @@ def parcel(**built: str) -> dict[str, Any]:
 
 
 def refused(state: dict[str, Any], text: str) -> str:
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(IllegalMove) as info:
-        do(state, 0, text)
-    assert json.dumps(state, sort_keys=True) == before
-    return info.value.message
+    """Seat 0's refusal of ``text`` (these states all have seat 0 to act)."""
+    return refused_by(state, 0, text, parse=True)
 
 
 CITY_REFUSALS = [

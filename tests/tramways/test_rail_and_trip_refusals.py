@@ -3,13 +3,12 @@ from four test boards), and a refused move changes nothing."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 
-from games.base import IllegalMove
 from tests.tramways.conftest import add_link, crafted, do, hand
+from tests.tramways.conftest import refused as refused_by
 
 CARDS = ("track-crew", "foreman", "commuter")
 
@@ -21,11 +20,8 @@ def city(*boards: str) -> dict[str, Any]:
 
 
 def refused(state: dict[str, Any], text: str) -> str:
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(IllegalMove) as info:
-        do(state, 0, text)
-    assert json.dumps(state, sort_keys=True) == before
-    return info.value.message
+    """Seat 0's refusal of ``text`` (these states all have seat 0 to act)."""
+    return refused_by(state, 0, text, parse=True)
 
 
 # t-res: Residence R1 at A1, Commercial C1 at A5; t-wet below it (A6 to E10) is all water.

@@ -3,7 +3,6 @@ setup, whose turn, the phase's verbs, bids, auction cards, discards and developm
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
@@ -11,16 +10,8 @@ import pytest
 from games.base import IllegalMove
 from games.tramways import GAME
 from games.tramways.rules import resign
-from tests.tramways.conftest import new_game
+from tests.tramways.conftest import new_game, refused
 from tests.tramways.test_seat_changes import take_phase, until
-
-
-def refused(state: dict[str, Any], seat: int, move: Any) -> str:
-    before = json.dumps(state, sort_keys=True)
-    with pytest.raises(IllegalMove) as info:
-        GAME.apply(state, seat, move)
-    assert json.dumps(state, sort_keys=True) == before
-    return info.value.message
 
 
 def admin_state() -> dict[str, Any]:
