@@ -72,14 +72,8 @@ async def test_someone_already_playing_cannot_take_another_seat(host: Conductor,
 async def test_kicking_a_player_who_already_left_is_refused_with_the_games_reason(
     host: Conductor, store: Store
 ) -> None:
-    for actor, text in [
-        (ANN, "/game new tiny-towns buildings=first-game"),
-        (BOB, "/game join"),
-        (CAT, "/game join"),
-        (ANN, "/game start"),
-        (CAT, "/game resign confirm"),
-    ]:
-        assert (await say(host, actor, text)).ok
+    await started_three_player(host)
+    assert (await say(host, CAT, "/game resign confirm")).ok
     before = await snapshot(store)
     refused = await say(host, MOD, "/mod kick cat")
     assert (refused.error, refused.private) == (R.ILLEGAL, "You have already left this game.")

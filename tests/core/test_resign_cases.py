@@ -6,7 +6,17 @@ from __future__ import annotations
 from bot import replies as R
 from bot.core import Conductor
 from storage import Store
-from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, say, snapshot, started_three_player, started_two_player
+from tests.core.conftest import (
+    ANN,
+    BOB,
+    CAT,
+    CHANNEL,
+    GUILD,
+    say,
+    snapshot,
+    started_three_player,
+    started_two_player,
+)
 
 
 async def test_only_a_player_of_a_started_game_resigns(host: Conductor, store: Store) -> None:
@@ -57,13 +67,7 @@ async def test_a_resignation_is_logged_as_irreversible_and_the_game_goes_on(host
 async def test_another_players_resignation_shows_in_the_history_of_a_game_with_secret_moves(host: Conductor) -> None:
     """Tiny Towns hides which monument a player keeps, so the history is redacted per reader: the
     host's own commands (a resignation) are never taken for a game's secret move."""
-    for actor, text in [
-        (ANN, "/game new tiny-towns buildings=first-game"),
-        (BOB, "/game join"),
-        (CAT, "/game join"),
-        (ANN, "/game start"),
-        (CAT, "/game resign confirm"),
-    ]:
-        assert (await say(host, actor, text)).ok
+    await started_three_player(host)
+    assert (await say(host, CAT, "/game resign confirm")).ok
     history = await say(host, ANN, "/game history")
     assert history.ok and "/game resign" in history.private + history.public

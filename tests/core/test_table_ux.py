@@ -9,7 +9,7 @@ from bot.check import check_store
 from bot.core import Conductor
 from bot.replies import Actor, Reply
 from storage import Store
-from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, started_two_player
+from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, started_three_player, started_two_player
 
 DAVE = Actor("4", "dave")
 OTHER = "c2"
@@ -171,11 +171,8 @@ async def test_the_host_aborts_alone_before_anyone_else_moved(host: Conductor) -
 
 
 async def test_aborting_a_game_in_progress_needs_every_player(host: Conductor, store: Store) -> None:
+    await started_three_player(host)
     for actor, text in [
-        (ANN, "/game new tiny-towns buildings=first-game"),
-        (BOB, "/game join"),
-        (CAT, "/game join"),
-        (ANN, "/game start"),
         (ANN, "/tt announce wood"),
         (BOB, "/tt place A1"),
     ]:

@@ -9,18 +9,23 @@ import games
 from bot import replies as R
 from bot.core import Conductor
 from storage import Store
-from tests.core.conftest import ANN, BOB, CAT, CHANNEL, GUILD, MOD, say, snapshot, started_two_player
+from tests.core.conftest import (
+    ANN,
+    BOB,
+    CAT,
+    CHANNEL,
+    GUILD,
+    MOD,
+    say,
+    snapshot,
+    started_three_player,
+    started_two_player,
+)
 
 
 async def _three_player_round(host: Conductor) -> None:
-    for actor, text in [
-        (ANN, "/game new tiny-towns buildings=first-game"),
-        (BOB, "/game join"),
-        (CAT, "/game join"),
-        (ANN, "/game start"),
-        (ANN, "/tt announce wood"),
-    ]:
-        assert (await say(host, actor, text)).ok
+    await started_three_player(host)
+    assert (await say(host, ANN, "/tt announce wood")).ok
 
 
 async def test_a_resignation_is_final(host: Conductor, store: Store) -> None:
