@@ -72,3 +72,15 @@ def test_station_master_refusals_word_for_word() -> None:
         "Only the last player in turn order moves the Station Master."
     )
     assert GAME.status(moved).summary == "Round 1: green to act (2 actions left)"
+
+
+def test_the_last_player_in_turn_order_skips_those_gone() -> None:
+    from games.tramways.actions import last_player
+
+    state = green_last()
+    state["order"] = [1, 0]
+    assert last_player(state) == 0
+    state["players"][0]["resigned"] = True
+    assert last_player(state) == 1
+    state["players"][1]["resigned"] = True
+    assert last_player(state) == -1  # nobody: no seat number matches it
