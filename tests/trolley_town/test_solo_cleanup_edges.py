@@ -35,7 +35,9 @@ def without_ab(v_pile: int = 6) -> State:
 
 def test_the_first_refusal_names_what_is_needed_when_a_side_is_empty() -> None:
     state = without_v()
-    visible = "stonecutters-lodge, builders-yard, spinning-shop, dairy, market-stall, repair-shop, fairground, wasteland"
+    visible = (
+        "stonecutters-lodge, builders-yard, spinning-shop, dairy, market-stall, repair-shop, fairground, wasteland"
+    )
     assert rejected(state, 0, "/trolley remove dairy") == (
         f"Remove exactly 0 V tile(s) and 2 A/B tile(s) from the visible ones: {visible}."
     )
