@@ -1,0 +1,31 @@
+"""Which pieces a conversion of "any different" resources takes when the tile holds more kinds than it
+needs: the most plentiful kinds first, ties in the resource order (wood, stone, wheat, coal, sheep)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.trolley_town.helpers import do, game, put, res, to_transport, vp
+
+
+@pytest.mark.parametrize(
+    ("held", "left", "points"),
+    [
+        # sheep (3) first, then wood and stone before wheat (ties in resource order); then 2 kinds are left: stop
+        ({"wood": 1, "stone": 1, "wheat": 1, "sheep": 3}, {"wheat": 1, "sheep": 2}, 7),
+        # coal (2) and wheat (2) first, then wood; the second time wheat, coal and stone
+        ({"wood": 1, "stone": 1, "wheat": 2, "coal": 2}, {}, 14),
+        # sheep (2) and coal (2) first, then wood before stone; again sheep, coal, stone
+        ({"wood": 1, "stone": 1, "coal": 2, "sheep": 2}, {}, 14),
+        # wheat (3), stone (2) and coal (1); then only 2 kinds are left: once
+        ({"stone": 2, "wheat": 3, "coal": 1}, {"stone": 1, "wheat": 2}, 7),
+    ],
+)
+def test_a_general_store_takes_the_most_plentiful_kinds_first(
+    held: dict[str, int], left: dict[str, int], points: int
+) -> None:
+    state = game(2)
+    put(state, "0,1", "general-store", **held)
+    state = do(to_transport(state), 0, "/trolley done")
+    assert res(state, "0,1") == left
+    assert vp(state) == points
