@@ -1,4 +1,4 @@
-"""Which pieces a conversion of "any different" resources takes when the tile holds more kinds than it
+"""Which pieces a conversion of "any different" or "any" resources takes when the tile holds more than it
 needs: the most plentiful kinds first, ties in the resource order (wood, stone, wheat, coal, sheep)."""
 
 from __future__ import annotations
@@ -29,3 +29,12 @@ def test_a_general_store_takes_the_most_plentiful_kinds_first(
     state = do(to_transport(state), 0, "/trolley done")
     assert res(state, "0,1") == left
     assert vp(state) == points
+
+
+def test_a_market_stall_takes_any_two_pieces_ties_in_resource_order() -> None:
+    """One wood, one wheat, one sheep: the wood and the wheat go, the sheep stays."""
+    state = game(2)
+    put(state, "0,1", "market-stall", wood=1, wheat=1, sheep=1)
+    state = do(to_transport(state), 0, "/trolley done")
+    assert res(state, "0,1") == {"sheep": 1}
+    assert vp(state) == 3
