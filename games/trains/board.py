@@ -267,23 +267,16 @@ def place_station(state: State, hexname: str) -> str:
 
 
 @cache
-def _city_slots(map_slug: str) -> tuple[tuple[str, ...], dict[str, int]]:
-    """The map's cities in map order, and city -> its station slots."""
-    cities = MAPS[map_slug].cities
-    return tuple(cities), {h: c.value for h, c in cities.items()}
+def _city_slots(map_slug: str) -> tuple[tuple[str, int], ...]:
+    return tuple((h, c.value) for h, c in MAPS[map_slug].cities.items())
 
 
 def station_hexes(state: State) -> list[str]:
     """Cities with a free slot, in map order."""
     if state["stations_left"] <= 0:
         return []
-    order, slots = _city_slots(state["map"])
-    # Asked for whenever a station card is in hand: the few stations on the board are looked at
-    # rather than every city (a hex that is no city is in no list, whatever its count).
-    full = [h for h, count in state["stations"].items() if count >= slots.get(h, 0)]
-    if not full:
-        return list(order)
-    return [h for h in order if h not in full]
+    stations = state["stations"]
+    return [h for h, slots in _city_slots(state["map"]) if stations.get(h, 0) < slots]
 
 
 def start_problem(state: State, seat: int, hexname: str) -> str:
