@@ -100,7 +100,9 @@ def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (
     """Hexes where one rail can be laid right now (adjacency, money, rails left)."""
     if state["players"][seat]["rails_left"] <= 0:
         return []
-    return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
+    if free:
+        return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
+    return board.open_rails(state, seat, tuple(waive))
 
 
 class _RailOptions:
@@ -122,10 +124,7 @@ class _RailOptions:
         found = self._options.get(waive)
         if found is None:
             state, seat = self.state, self.seat
-            if state["players"][seat]["rails_left"] <= 0:
-                found = []
-            else:
-                found = board.affordable_rails(state, seat, self.frontier(), waive)
+            found = [] if state["players"][seat]["rails_left"] <= 0 else board.open_rails(state, seat, waive)
             self._options[waive] = found
         return found
 
