@@ -182,8 +182,7 @@ def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str
     money = turn["money"]
     if money < 0:
         return []
-    turn_waive = turn["waive"]
-    waived = frozenset((*waive, *turn_waive)) if waive or turn_waive else _NOTHING
+    waived = frozenset((*waive, *turn["waive"]))
     rails = state["rails"]
     key = (state["map"], tuple([h for h, seats in rails.items() if seat in seats]), waived)
     costs = _OPEN.get(key)
@@ -200,9 +199,7 @@ def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str
     # stations and other seats' rails only add to the terrain cost, so a hex whose terrain alone
     # is beyond the budget is out without a look at them.
     budget = money + turn["discount"]
-    stations = state["stations"] if per_station else _NO_STATIONS
-    if not per_rail:
-        rails = {}
+    stations = state["stations"]
     out = []
     for h, cost in costs:
         if cost > budget:
@@ -210,8 +207,8 @@ def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str
         if h in stations:  # stations stand on cities only
             cost += per_station * stations[h]
         seats = rails.get(h)
-        if seats:  # a seat has at most one rail per hex
-            cost += per_rail * (len(seats) - (seat in seats))
+        if seats:  # a frontier hex holds no rail of the seat's own
+            cost += per_rail * len(seats)
         if cost <= budget:
             out.append(h)
     return out
@@ -220,7 +217,6 @@ def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str
 # (map, the seat's rail hexes in board order, waived terrains) -> the frontier's (hex, terrain
 # cost) pairs: pure data from content, bounded like _FRONTIERS.
 _OPEN: dict[tuple[str, tuple[str, ...], frozenset[str]], tuple[tuple[str, int], ...]] = {}
-_NO_STATIONS: dict[str, int] = {}
 
 
 def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:

@@ -52,6 +52,9 @@ def test_open_rails_are_the_affordable_frontier_hexes(states: list[State]) -> No
                 trial = dict(state, turn=dict(state["turn"], money=money, discount=discount, waive=turn_waive))
                 for waive in WAIVERS:
                     plain = board.affordable_rails(trial, seat, hexes, waive)
+                    # rail_cost is what lay_rail charges: the listed hexes are those it lets through.
+                    if money >= 0:
+                        assert plain == [h for h in hexes if board.rail_cost(trial, seat, h, waive) <= money]
                     # Twice: worked out, then read from the memo.
                     assert board.open_rails(trial, seat, waive) == plain
                     assert board.open_rails(trial, seat, waive) == plain
