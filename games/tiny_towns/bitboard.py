@@ -44,6 +44,8 @@ class Board(NamedTuple):
 
 
 _BITS = tuple(1 << i for i in range(16))
+# Board((cubes, wild)) without the NamedTuple's Python-level __new__: one per readiness check.
+_new_board = tuple.__new__
 
 
 def board_of_cells(cells: Sequence[Any]) -> Board:
@@ -59,7 +61,7 @@ def board_of_cells(cells: Sequence[Any]) -> Board:
             cubes[letter[cell["resource"]]] |= bit
         elif cell.get("building") == "trading-post":
             wild |= bit
-    return Board(cubes, wild)
+    return _new_board(Board, (cubes, wild))
 
 
 def board_of_marks(marks: Sequence[str]) -> Board:
@@ -71,7 +73,7 @@ def board_of_marks(marks: Sequence[str]) -> Board:
             wild |= 1 << i
         elif mark:
             cubes[mark] |= 1 << i
-    return Board(cubes, wild)
+    return _new_board(Board, (cubes, wild))
 
 
 def _subset_tables(masks: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -154,13 +156,28 @@ def could_fit(slug: str, board: Board) -> bool:
     return short <= board.wild.bit_count() and short < SIZES[slug]
 
 
+Counts = tuple[tuple[int, ...], int]  # cube counts per LETTERS, Trading Posts: both capped (below)
+
+
+def counts_of(board: Board) -> Counts:
+    """The board's cube counts for the count test (could_fit), capped: counts past the most any
+    building needs answer alike, and capped they repeat far more often (cache hits below)."""
+    have = tuple(map(min, map(int.bit_count, _BY_LETTER(board.cubes)), _COUNT_CAPS))
+    return have, min(board.wild.bit_count(), _WILD_CAP)
+
+
 def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
     """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
     if not slugs:
         return False
-    # Counts past the most any building needs answer alike: capped, they repeat far more often.
-    have = tuple(map(min, map(int.bit_count, _BY_LETTER(board.cubes)), _COUNT_CAPS))
-    return _could_fit_any_counts(tuple(slugs), have, min(board.wild.bit_count(), _WILD_CAP))
+    return could_fit_any_counts(slugs, counts_of(board))
+
+
+def could_fit_any_counts(slugs: Sequence[str], counts: Counts) -> bool:
+    """could_fit_any on ``counts_of(board)``, for a caller asking about several lists of buildings."""
+    if not slugs:
+        return False
+    return _could_fit_any_counts(tuple(slugs), *counts)
 
 
 _COUNT_CAPS = tuple(max(needs.get(letter, 0) for needs in NEEDS.values()) for letter in LETTERS)
@@ -170,8 +187,8 @@ _WILD_CAP = max(SIZES.values())
 @lru_cache(maxsize=4096)
 def _could_fit_any_counts(slugs: tuple[str, ...], have: tuple[int, ...], wild: int) -> bool:
     """could_fit_any on cube counts (per LETTERS), which repeat from town to town and game to game
-    (unlike the squares): the readiness check asks this of the unbuilt monuments after most
-    placements where no public building fits."""
+    (unlike the squares): the readiness check asks this of the public buildings and of the unbuilt
+    monuments after most placements."""
     count = dict(zip(LETTERS, have, strict=True))
     for slug in slugs:
         short = 0

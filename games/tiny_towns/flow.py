@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, State
+from games.base import Event, Standing, State, Status
 from games.rng import Rng
-from games.tiny_towns.bitboard import board_of_cells, could_fit_any
+from games.tiny_towns.bitboard import board_of_cells, could_fit_any_counts, counts_of
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.town import (
     has_any_build,
     has_built,
-    is_active,
     is_full,
     monument_fits,
     possible_monuments,
@@ -150,11 +149,12 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     out, so it can't be taken back), as a card draw would be.
     """
     town = state["towns"][seat]
-    if not town["placed"] or town["done"] or not is_active(town):
+    # town.is_active and claimable inlined: this runs after almost every move.
+    if not town["placed"] or town["done"] or town.get("complete") or town.get("resigned"):
         return
-    if claimable(town):
+    if town.get("pending_claims") and None in town["cells"]:
         return
-    board = board_of_cells(town["cells"])  # read once for the three questions below
+    board = board_of_cells(town["cells"])  # read once for the questions below
     if has_any_build(state, seat, "public", board):
         return
     possible = possible_monuments(state, seat)
@@ -163,7 +163,7 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
             events.append({"irreversible": True})
             return
         # (town.might_fit_a_monument, with the list above) it might have fitted: not fitting says which it is not
-        if could_fit_any(possible, board):
+        if could_fit_any_counts(possible, counts_of(board)):
             events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
 
@@ -210,14 +210,45 @@ def check_round_end(state: State, events: list[Event]) -> None:
 
 
 def finish(state: State, events: list[Event]) -> None:
+    global _LAST_FINISHED
     state["phase"] = "finished"
     state["resource"] = None
     state["source"] = None
     table = standings(state)
+    _LAST_FINISHED = (state, table)
     winners = [row["player"] for row in table if row["rank"] == 1]
     scores = ", ".join(f"{row['player']} {row['score']}" for row in table)
     title = f" ({table[0]['title']})" if "title" in table[0] else ""
     events.append({"text": f"Game over. Winner: {' and '.join(winners)}{title}. Scores: {scores}.", "post_board": True})
+
+
+# The state finish() ended last and its standings: status() is asked of that very state right after
+# the move, and scoring every town twice cost about 3% of a game. A state returned by apply is never
+# changed in place (the states after it share its parts), so the same object has the same standings.
+_LAST_FINISHED: tuple[State, list[Standing]] | None = None
+
+
+def final_standings(state: State) -> list[Standing]:
+    """``scoring.standings(state)`` of a finished state, reused when finish() just computed it."""
+    last = _LAST_FINISHED
+    if last is not None and last[0] is state:
+        return last[1]
+    return standings(state)
+
+
+_STATUSES: dict[tuple[tuple[int, ...], str], Status] = {}
+
+
+def open_status(to_act: tuple[int, ...], summary: str) -> Status:
+    """``Status(to_act, False, summary)``, the same object for the same fields (a Status is frozen):
+    status runs after every move and the frozen dataclass's __init__ was a tenth of it."""
+    key = (to_act, summary)
+    found = _STATUSES.get(key)
+    if found is None:
+        if len(_STATUSES) >= 4096:  # a long-lived worker sees every player name: keep it bounded
+            _STATUSES.clear()
+        found = _STATUSES[key] = Status(to_act, False, summary)
+    return found
 
 
 def begin_play(state: State, events: list[Event]) -> None:

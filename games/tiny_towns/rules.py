@@ -16,7 +16,6 @@ from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.copying import copy_state, fork, fork_flags
 from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
-from games.tiny_towns.scoring import standings
 from games.tiny_towns.setup import setup_state
 from games.tiny_towns.town import (
     bank_resources,
@@ -519,7 +518,7 @@ def _waiting(state: State) -> tuple[int, ...]:
 def status(state: State) -> Status:
     phase = state["phase"]
     if phase == "finished":
-        table = standings(state)
+        table = flow.final_standings(state)
         winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
         return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
     to_act = _waiting(state)
@@ -533,7 +532,7 @@ def status(state: State) -> Status:
     else:
         shown = state["resource"] or "free choice"
         summary = f"round {state['round']} ({shown}): waiting for: {names}"
-    return Status(to_act, False, summary)
+    return flow.open_status(to_act, summary)
 
 
 def undo_scope(state: State) -> Hashable:

@@ -94,7 +94,7 @@ def available_buildings(state: State, seat: int) -> list[str]:
     return out
 
 
-def possible_monuments(state: State, seat: int) -> list[str]:
+def possible_monuments(state: State, seat: int) -> tuple[str, ...]:
     """The monuments ``seat`` might still build, as far as the other players can tell.
 
     Which monument a player kept is secret until it is built; that they kept one and whether it
@@ -104,11 +104,21 @@ def possible_monuments(state: State, seat: int) -> list[str]:
     """
     town = state["towns"][seat]
     if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
-        return []
-    gone = [t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument")]
+        return ()
+    gone = tuple(t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument"))
     if state["variant"] == "solo":
-        gone.extend(RULES["solo"]["removed"])
-    return [slug for slug in MONUMENTS if slug not in gone] if gone else list(MONUMENTS)
+        gone += _SOLO_REMOVED
+    found = _POSSIBLE.get(gone)
+    if found is None:
+        # The readiness check asks this after almost every placement; a few dozen distinct answers.
+        if len(_POSSIBLE) >= 4096:
+            _POSSIBLE.clear()
+        found = _POSSIBLE[gone] = tuple(slug for slug in MONUMENTS if slug not in gone)
+    return found
+
+
+_SOLO_REMOVED: tuple[str, ...] = tuple(RULES["solo"]["removed"])
+_POSSIBLE: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def with_choices(state: State, seat: int, slug: str) -> list[str | None]:
