@@ -162,8 +162,15 @@ Counts = tuple[tuple[int, ...], int]  # cube counts per LETTERS, Trading Posts: 
 def counts_of(board: Board) -> Counts:
     """The board's cube counts for the count test (could_fit), capped: counts past the most any
     building needs answer alike, and capped they repeat far more often (cache hits below)."""
-    have = tuple(map(min, map(int.bit_count, _BY_LETTER(board.cubes)), _COUNT_CAPS))
-    return have, min(board.wild.bit_count(), _WILD_CAP)
+    raw = (*map(int.bit_count, _BY_LETTER(board.cubes)), board.wild.bit_count())
+    found = _CAPPED.get(raw)
+    if found is None:
+        # Capping in Python cost three times the counting: each raw count is capped once.
+        if len(_CAPPED) >= 1 << 14:
+            _CAPPED.clear()
+        have = tuple(map(min, raw, _COUNT_CAPS))
+        found = _CAPPED[raw] = (have, min(raw[-1], _WILD_CAP))
+    return found
 
 
 def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
@@ -182,6 +189,7 @@ def could_fit_any_counts(slugs: Sequence[str], counts: Counts) -> bool:
 
 _COUNT_CAPS = tuple(max(needs.get(letter, 0) for needs in NEEDS.values()) for letter in LETTERS)
 _WILD_CAP = max(SIZES.values())
+_CAPPED: dict[tuple[int, ...], Counts] = {}  # raw counts (per LETTERS, then Trading Posts) -> counts_of
 
 
 @lru_cache(maxsize=4096)

@@ -6,17 +6,11 @@ from typing import Any
 
 from games.base import Event, Standing, State, Status
 from games.rng import Rng
-from games.tiny_towns.bitboard import board_of_cells, could_fit_any_counts, counts_of
+from games.tiny_towns.bitboard import board_of_cells, could_fit_any_counts, counts_of, fitting, fitting_slugs
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
-from games.tiny_towns.town import (
-    has_any_build,
-    has_built,
-    is_full,
-    monument_fits,
-    possible_monuments,
-)
+from games.tiny_towns.town import has_built, is_full, possible_monuments, with_choices
 
 
 def active_seats(state: State) -> list[int]:
@@ -155,11 +149,15 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     if town.get("pending_claims") and None in town["cells"]:
         return
     board = board_of_cells(town["cells"])  # read once for the questions below
-    if has_any_build(state, seat, "public", board):
-        return
+    # town.has_any_build(state, seat, "public", board) inlined: pattern first, it rules out most.
+    for slug in fitting_slugs(state["buildings"], board):
+        if with_choices(state, seat, slug):
+            return
     possible = possible_monuments(state, seat)
     if possible:  # an unbuilt secret monument decides
-        if monument_fits(state, seat, board):
+        # (town.monument_fits inlined: possible_monuments is not empty only for a kept, unbuilt one)
+        slug = town["monument"]
+        if fitting(slug, board) and with_choices(state, seat, slug):
             events.append({"irreversible": True})
             return
         # (town.might_fit_a_monument, with the list above) it might have fitted: not fitting says which it is not

@@ -502,16 +502,14 @@ def _waiting(state: State) -> tuple[int, ...]:
         mb = state["master_builder"]
         return (mb,) if mb is not None else ()
     if phase == "place":
-        # flow.active_seats and flow.claimable inlined: status runs after every move.
-        return tuple(
-            [
-                s
-                for s, town in enumerate(towns)
-                if not town.get("complete")
-                and not town.get("resigned")
-                and (not town["done"] or (town.get("pending_claims") and None in town["cells"]))
-            ]
-        )
+        # flow.active_seats and flow.claimable inlined, as a plain loop: status runs after every move.
+        waiting = []
+        for s, town in enumerate(towns):
+            if town.get("complete") or town.get("resigned"):
+                continue
+            if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
+                waiting.append(s)
+        return tuple(waiting)
     return ()
 
 

@@ -107,7 +107,7 @@ def possible_monuments(state: State, seat: int) -> tuple[str, ...]:
     town = state["towns"][seat]
     if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
         return ()
-    gone = tuple(t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument"))
+    gone = tuple([t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument")])
     if state["variant"] == "solo":
         gone += _SOLO_REMOVED
     found = _POSSIBLE.get(gone)
