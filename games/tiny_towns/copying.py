@@ -77,11 +77,17 @@ def fork(state: State, seat: int) -> State:
 def fork_flags(state: State, seat: int) -> State:
     """A cheaper ``fork`` for the moves that only put a cube on an empty square or set the mover's
     own fields (place, announce, done, monument): the mover's town and its list of squares are new,
-    but the buildings on its squares and its lists are shared with the old state. The handlers of
+    but the buildings on its squares, its lists and the names and buildings in play are shared with
+    the old state. The handlers of
     those moves replace what they change (the place handler's Statue of the Bondmaker cube gets a
     new Cottage entry); store, cave, build and claim change buildings and lists in place and take
     the full ``fork``. The purity test (tests/golden) plays every verb and fails on any leak."""
-    new = _copy_top(state)
+    # The top level as _copy_top, but the names and buildings in play shared too: no move changes them.
+    new = state.copy()
+    for key in _TOP_NESTED:
+        value = state.get(key)
+        if value is not None:
+            new[key] = deep_copy(value)
     towns = list(state["towns"])
     if 0 <= seat < len(towns):
         town = towns[seat].copy()

@@ -31,14 +31,20 @@ def cycle_step(state: State) -> str:
     return cycle[(state["round"] - 1) % len(cycle)]
 
 
-def next_master_builder(state: State, after: int) -> int | None:
-    """Next seat to the left that may hold the hammer (completed towns and Fort owners skipped)."""
+def next_master_builder(state: State, after: int, active: list[int] | None = None) -> int | None:
+    """Next seat to the left that may hold the hammer (completed towns and Fort owners skipped).
+
+    ``active``: active_seats(state), when the caller has it."""
     towns = state["towns"]
     n = len(towns)
-    active = active_seats(state)
+    if active is None:
+        active = active_seats(state)
     if not active:
         return None
-    eligible = [s for s in active if not has_built(towns[s], "fort-ironweed")]
+    # (has_built(town, "fort-ironweed") inlined: this runs at every round's end)
+    eligible = [
+        s for s in active if not (towns[s].get("monument_built") and towns[s].get("monument") == "fort-ironweed")
+    ]
     pool = eligible or active
     for k in range(1, n + 1):
         seat = (after + k) % n
@@ -126,7 +132,7 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
         lapsed = ", ".join(CATALOGUE[s]["name"] for s in town["pending_claims"])
         events.append({"text": f"{state['names'][seat]} has no empty square: the claim on {lapsed} lapses."})
         town["pending_claims"] = []
-    if is_full(town["cells"]):
+    if None not in town["cells"]:  # (town.is_full)
         complete_town(state, seat, events)
     elif auto:
         text = "You cannot build anything now: you are done for this round."
@@ -191,19 +197,21 @@ def check_round_end(state: State, events: list[Event]) -> None:
     if not round_over(state):
         return
     own_all_towns(state)  # after rules.fork the other towns are shared with the old state
-    for seat in active_seats(state):  # claims nobody can use any more
-        state["towns"][seat]["pending_claims"] = []
+    towns = state["towns"]
+    active = active_seats(state)  # (the steps below change no town's complete or resigned)
+    for seat in active:  # claims nobody can use any more
+        towns[seat]["pending_claims"] = []
     if state["town_hall"] and state["town_hall"]["revealed"]:
         state["town_hall"]["discards"].append(state["town_hall"]["revealed"])
         state["town_hall"]["revealed"] = None
-    if not active_seats(state):
+    if not active:
         finish(state, events)
         return
     events.append({"text": f"Round {state['round']} is over.", "post_board": True})
     state["round"] += 1
     if state["variant"] == "standard":
         previous = state["master_builder"]
-        state["master_builder"] = next_master_builder(state, previous if previous is not None else -1)
+        state["master_builder"] = next_master_builder(state, previous if previous is not None else -1, active)
     start_round(state, events)
 
 
