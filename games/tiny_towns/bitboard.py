@@ -235,6 +235,21 @@ def fitting_slugs(slugs: Sequence[str], board: Board) -> Iterator[str]:
     wild = board.wild
     cubes = board.cubes
     tables = _INDEX
+    if not wild:
+        # No Trading Post (most towns): a square needing a letter must hold that cube, and a
+        # placement that fits holds real cubes only.
+        flat = _LETTER_TABLES
+        for slug in slugs:
+            found = flat.get(slug) or _letter_tables(slug)
+            fits = found[0]
+            for letter, low, high in found[1]:
+                cover = cubes[letter]
+                fits &= low[cover & 0xFF] & high[cover >> 8]
+                if not fits:
+                    break
+            else:
+                yield slug
+        return
     for slug in slugs:
         pattern = tables.get(slug) or index(slug)
         fits = pattern.everything
@@ -244,11 +259,20 @@ def fitting_slugs(slugs: Sequence[str], board: Board) -> Iterator[str]:
             if not fits:
                 break
         else:
-            if wild:
-                low, high = pattern.only_wild
-                fits &= ~(low[wild & 0xFF] & high[wild >> 8])
+            low, high = pattern.only_wild
+            fits &= ~(low[wild & 0xFF] & high[wild >> 8])
             if fits:
                 yield slug
+
+
+# Per building: (every placement, its letter tables), as a plain tuple for fitting_slugs' loop.
+_LETTER_TABLES: dict[str, tuple[int, tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]]] = {}
+
+
+def _letter_tables(slug: str) -> tuple[int, tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]]:
+    pattern = index(slug)
+    found = _LETTER_TABLES[slug] = (pattern.everything, pattern.letters)
+    return found
 
 
 def fitting_sets(slugs: Sequence[str], board: Board) -> Iterator[tuple[str, int]]:

@@ -83,3 +83,14 @@ def test_iter_builds_equals_the_plain_listing_through_seeded_games() -> None:
             seat = picker.choice(GAME.status(state).to_act)
             state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
     assert checked > 300
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(SLUGS), max_size=10, unique=True),
+    st.lists(st.sampled_from(["", "W", "H", "B", "G", "S"]), min_size=16, max_size=16),
+)
+def test_fitting_slugs_without_trading_posts_equals_the_reference(slugs: list[str], marks: list[str]) -> None:
+    # Most towns hold no Trading Post, and fitting_slugs has a loop of its own for them.
+    expected = [slug for slug in slugs if reference.any_match(slug, marks)]
+    assert list(fitting_slugs(slugs, board_of_marks(marks))) == expected
