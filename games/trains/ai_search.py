@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, ai_buy, ai_play, movegen
+from games.trains import ai, ai_buy, ai_end, ai_play, ai_start, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -36,17 +36,20 @@ _BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying pla
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
 _STATION_RULE = True  # level 2 places stations by ai_play (tuning switch)
+_END_GUARD = True  # never lay the last rail (ending the game) while that loses it
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
 
 def choose(state: State, seat: int) -> Move:
     """The level-2 move for ``seat`` (who is to act)."""
     if state["phase"] == "start":
-        return ai.bot_move(state, seat, 1)
+        return {MOVE_KEY: "start", "hex": ai_start.best_start(state, seat)}
     for move in _plays(state, seat):
         try:
-            apply(state, seat, move)
+            after, _ = apply(state, seat, move)
         except IllegalMove:
+            continue
+        if _END_GUARD and ai_end.ends_behind(state, after, seat):
             continue
         return move
     bought = _choose_buy(state, seat)
