@@ -16,6 +16,7 @@ _RAIL_DIV = 6
 _STATION_BASE = 1  # station cards wanted: _STATION_BASE + deck size // _STATION_DIV
 _STATION_DIV = 9
 _DRAW_FIRST = True  # Timetable / Night Train before Express Train in the fallback list
+_RAILS_FIRST = False  # rail cards (while wanted) before money cards
 _LATE_RAILS = 6  # rails left at which the end counts as near
 
 
@@ -32,20 +33,23 @@ def wish_list(state: State, seat: int, money: int) -> list[str]:
     density = sum(money_cards) / max(1, total)
     rails_wanted = rail_cards < _RAIL_BASE + total // _RAIL_DIV and player["rails_left"] > rail_cards + 2
     wish: list[str] = []
+    rails = [
+        "double-track",
+        "tunnel" if state["map"] == "osaka" else "track-crew",
+        "steel-bridge",
+        "track-crew",
+        "lay-rails",
+    ]
     if late:
         wish += ["skyscraper", "rail-magnate", "tower"]
+    if rails_wanted and _RAILS_FIRST:
+        wish += rails
     if money >= 6 and not late:
         wish += ["limited-express-train", "double-track"]
     if density < 1.1 and not late:
         wish += ["early-train", "express-train"] if money < 6 else []
     if rails_wanted:
-        wish += [
-            "double-track",
-            "tunnel" if state["map"] == "osaka" else "track-crew",
-            "steel-bridge",
-            "track-crew",
-            "lay-rails",
-        ]
+        wish += rails
     if station_cards < _STATION_BASE + total // _STATION_DIV and _has_station_use(state, seat):
         wish += ["urban-planning", "station-expansion"]
     if _DRAW_FIRST:

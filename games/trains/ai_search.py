@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, ai_buy, ai_end, ai_play, ai_start, movegen
+from games.trains import ai, ai_buy, ai_end, ai_play, ai_rails, ai_start, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -36,6 +36,7 @@ _BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying pla
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
 _STATION_RULE = True  # level 2 places stations by ai_play (tuning switch)
+_RAIL_RULE = True  # level 2 lays rails by ai_rails (tuning switch)
 _END_GUARD = True  # never lay the last rail (ending the game) while that loses it
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
@@ -60,9 +61,15 @@ def choose(state: State, seat: int) -> Move:
 
 def _plays(state: State, seat: int) -> Iterator[Move]:
     """Level 1's candidates before its buys (cards, rails), with level 2's own stations."""
+    rails_done = False
     for move in ai._candidates(state, seat):
         if move[MOVE_KEY] in ("buy", "end"):
             return
+        if _RAIL_RULE and ai_rails.is_rail_move(move):
+            if not rails_done:  # level 2's own rail plan, where level 1's rail moves come
+                rails_done = True
+                yield from ai_rails.rail_moves(state, seat)
+            continue
         if _STATION_RULE and ai_play.is_plain_station(move):
             mine = ai_play.station_move(state, seat, str(move["card"]))
             if mine is not None:
