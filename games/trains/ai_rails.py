@@ -4,7 +4,7 @@ Level 1's planner (frontier hexes ranked by the best target's worth over its dis
 rail's cost) with level 2's own worth of a target: a city another seat already reaches is worth
 less. A rail there costs a coin and a Waste more, and every station in it scores for that seat as
 much as for the bot, while a city of its own lets each station the bot builds count for it alone
-(ai_play.py builds only there). Tuned on seeded games: -1 beat 0 (level 1's worth), +1 and +2.
+(ai_play.py builds only there). Tuned on seeded games: -2 (as -1 and -3) beat 0 (level 1's worth), +1 and +2.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from games.base import MOVE_KEY, Move, State
 from games.trains import ai, board, movegen
 from games.trains.content import CARDS, MAPS, RULES
 
-_SHARED = -1.0  # worth added to a city another seat already reaches
+_SHARED = -2.0  # worth added to a city another seat already reaches
 _SLOTS = 0.6  # weight of the station bonus a city can reach when full
 _COST = 0.35  # worth taken off per coin a rail costs
 _REMOTE = 1.0  # weight of a remote location's printed value
