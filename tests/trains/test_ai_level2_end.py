@@ -7,6 +7,7 @@ from typing import Any
 
 from games.trains import GAME, ai_rails
 from games.trains.content import MAPS
+from games.trains.rules import redeal
 
 from .conftest import scenario
 
@@ -48,6 +49,12 @@ def _play_turn(state: dict[str, Any]) -> tuple[dict[str, Any], list[dict[str, An
 
 def test_level_two_keeps_its_last_rail_while_laying_it_would_lose() -> None:
     state = _last_rail_turn(mine=[], theirs=["skyscraper", "skyscraper"])
+    # The scores it compares are public (bought cards are announced): where the other seat's
+    # cards lie, and the order of its own draw pile, change nothing.
+    moves = [GAME.bot_move(state, 0, 2)]
+    for seed in (3, 4):
+        moves.append(GAME.bot_move(redeal(state, 1, seed), 0, 2))
+    assert moves == [moves[0]] * 3
     after, moves = _play_turn(state)
     assert not any(m.get("card") == "lay-rails" for m in moves)
     assert after["phase"] == "play"  # the game goes on
