@@ -39,6 +39,10 @@ def breakdown(state: State, seat: int) -> dict[str, int]:
     }
 
 
+def score(state: State, seat: int) -> int:
+    return sum(breakdown(state, seat).values())
+
+
 def standings(state: State) -> list[Standing]:
     rows = []
     for seat, name in enumerate(state["names"]):
