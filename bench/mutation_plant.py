@@ -12,6 +12,15 @@ bench/mutation_import_time.py.
 
 Runs every test function of the given files that takes no arguments (parametrised ones are skipped); prints one
 line per mutant: KILLED (and the failing tests) or survived. Writes nothing.
+
+With ``--pytest`` the files are run by pytest itself, in this process, once per mutant (``pytest.main`` with
+``-x``): for tests that need fixtures, async tests and parametrised ones (the storage module's tests open real
+stores on both backends; give them a running PostgreSQL cluster with CONDUCTOR_TEST_PG, see tests/pgcluster.py).
+The code packages come from the run's ``mutants/`` tree and the tests from this tree, joined in a scratch folder
+of symbolic links, so new test files are seen while the mutated code is the run's.
+
+    CONDUCTOR_TEST_PG=<port>:<folder> MUTATION_DIR=/tmp/mut-x python bench/mutation_plant.py storage --pytest \
+        tests/core/test_store_seats.py storage.db.xǁStoreǁset_seats__mutmut_3 ...
 """
 
 from __future__ import annotations
@@ -20,6 +29,7 @@ import importlib.util
 import inspect
 import os
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -49,11 +59,39 @@ def failing(tests: list[tuple[str, Callable[[], object]]]) -> list[str]:
     return out
 
 
+def run_pytest(files: list[str], names: list[str], scratch: Path) -> None:
+    """Each mutant against ``files`` run by pytest in this process (see the module's docstring)."""
+    import pytest
+
+    joined = Path(tempfile.mkdtemp(prefix="mutation-plant-"))
+    for entry in (scratch / "mutants").iterdir():  # the mutated packages and what the run copied
+        if entry.name not in ("tests", "bench", "setup.cfg"):
+            (joined / entry.name).symlink_to(entry)
+    for entry in ("tests", "bench", "pyproject.toml"):  # this tree's tests and their configuration
+        (joined / entry).symlink_to(ROOT / entry)
+    os.chdir(joined)
+    sys.path[:0] = [str(joined)]
+    arguments = ["-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--rootdir", str(joined), *files]
+    os.environ["MUTANT_UNDER_TEST"] = ""
+    assert pytest.main(arguments) == 0, "the tests fail without a mutant"
+    for name in names:
+        os.environ["MUTANT_UNDER_TEST"] = name
+        code = pytest.main(arguments)
+        os.environ["MUTANT_UNDER_TEST"] = ""
+        # 1: a test failed; 2-4: collection or an internal error (the mutant broke an import): both kill it.
+        print(f"KILLED {name}" if code != 0 else f"survived {name}", file=sys.__stderr__, flush=True)
+
+
 def main() -> None:
     module, *rest = sys.argv[1:]
+    use_pytest = "--pytest" in rest
+    rest = [a for a in rest if a != "--pytest"]
     files = [a for a in rest if a.endswith(".py")]
     names = [a for a in rest if not a.endswith(".py")]
     scratch = Path(os.environ.get("MUTATION_DIR", "/tmp/conductor-mutation")) / module
+    if use_pytest:
+        run_pytest(files, names, scratch)
+        return
     # The mutated tree first, so the games package (and everything the tests import from it) comes from there;
     # the tests themselves are read from this tree.
     sys.path[:0] = [str(scratch / "mutants"), str(ROOT)]
