@@ -9,7 +9,9 @@ import pytest
 from storage import AnyStore, MoveRecord, MoveRow, StaleVersion, Store
 from tests.storage.conftest import Clock, rows
 
-GAME_ROW = "SELECT state, state_z IS NULL, status, seed, options, host_id, paused, version, updated_at FROM games WHERE id = ?"
+GAME_ROW = (
+    "SELECT state, state_z IS NULL, status, seed, options, host_id, paused, version, updated_at FROM games WHERE id = ?"
+)
 
 
 async def test_every_column_is_written_and_nothing_else(clocked: AnyStore, clock: Clock):
