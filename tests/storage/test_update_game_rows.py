@@ -88,8 +88,10 @@ async def test_moves_are_appended_reverted_archived_and_brought_back(clocked: An
     version = await clocked.update_game(game.id, version, status="aborted")
     assert await rows(clocked, "SELECT game_id, count FROM moves_archive") == [(game.id, 5)]
     assert await clocked.moves(game.id, include_reverted=True) == [
-        *reverted, MoveRow(4, 1, "u2", "/tt m3", False, True, 2100.0), MoveRow(5, 0, "u1", "/tt m5", False, False, 2200.0)
-    ]  # fmt: skip
+        *reverted,
+        MoveRow(4, 1, "u2", "/tt m3", False, True, 2100.0),
+        MoveRow(5, 0, "u1", "/tt m5", False, False, 2200.0),
+    ]
     # A revert of a game with no archive (never closed) only marks its rows.
     await clocked.update_game(other.id, 1, revert_from_seq=1)
     assert await clocked.moves(other.id) == [] and len(await clocked.moves(other.id, include_reverted=True)) == 1
