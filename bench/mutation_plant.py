@@ -110,12 +110,13 @@ def run_pytest(files: list[str], names: list[str], scratch: Path) -> None:
 def main() -> None:
     module, *rest = sys.argv[1:]
     use_pytest = "--pytest" in rest
-    rest = [a for a in rest if a != "--pytest"]
+    options = [a for a in rest if a.startswith("--") and a != "--pytest"]  # e.g. --deselect=<test id>
+    rest = [a for a in rest if not a.startswith("--")]
     files = [a for a in rest if a.endswith(".py")]
     names = [a for a in rest if not a.endswith(".py")]
     scratch = Path(os.environ.get("MUTATION_DIR", "/tmp/conductor-mutation")) / module
     if use_pytest:
-        run_pytest(files, names, scratch)
+        run_pytest([*options, *files], names, scratch)
         return
     # The mutated tree first, so the games package (and everything the tests import from it) comes from there;
     # the tests themselves are read from this tree.
