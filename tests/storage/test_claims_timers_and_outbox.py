@@ -122,6 +122,7 @@ async def test_announcements_are_leased_by_shard_by_channel_and_claimer(clocked:
         (posted[G1], 1010.0, "b"), (posted[G0], None, None), (posted[G3], 1010.0, "a"), (posted["c2"], 1010.0, "b")
     ]  # fmt: skip
     assert await clocked.claim_announcements() == [row[G0]]  # every shard, claimer ""
+    assert await rows(clocked, "SELECT claimed_by FROM outbox WHERE id = ?", (posted[G0],)) == [("",)]
     assert await clocked.pending_announcements() == [row[G1], row[G0], row[G3], row["c2"]]
 
     # Posted: that row and the older ones of its game go; other games' rows stay.
@@ -150,3 +151,27 @@ async def test_timers_added_with_a_commit_carry_their_payload(clocked: AnyStore,
     assert [(t.game_id, t.kind, t.due_at, t.payload) for t in await clocked.timers(game.id)] == [
         (game.id, "expire", 9.0, {"x": 1})
     ]
+
+
+async def test_claimed_timers_come_in_due_order_whatever_their_ids_games_and_payloads(clocked: AnyStore):
+    games = await _games(clocked)
+    # Added in the opposite order of their due times, games and payloads in yet other orders.
+    added = [
+        await clocked.add_timer("reminder", due, games[guild], {"p": payload})
+        for due, guild, payload in ((30.0, G0, "b"), (20.0, "console", "c"), (10.0, G2, "a"), (20.0, G0, "a"))
+    ]
+    assert [t.id for t in await clocked.claim_due_timers(100.0)] == [added[2], added[1], added[3], added[0]]
+
+
+async def test_no_shard_claims_nothing_and_several_shards_claim_theirs(clocked: AnyStore):
+    games = await _games(clocked)
+    for guild in (G0, G1, G2, G3):
+        await clocked.add_timer("reminder", 1.0, games[guild])
+    assert await clocked.next_timer(Shards(2, frozenset())) is None
+    assert await clocked.claim_due_timers(10.0, Shards(2, frozenset())) == []
+    game, _ = await clocked.commit(await clocked.get_game(games[G3]), announce=Announcement("x", [], False))
+    assert await clocked.claim_announcements(Shards(2, frozenset())) == []
+    assert [t.game_id for t in await clocked.claim_due_timers(10.0, Shards(4, frozenset({1, 3})))] == [
+        games[G1], games[G3]
+    ]  # fmt: skip
+    assert [r.game_id for r in await clocked.claim_announcements(Shards(4, frozenset({1, 3})))] == [games[G3]]

@@ -9,6 +9,8 @@ from dataclasses import replace
 import pytest
 
 from storage import AnyStore, SeatRow, StaleVersion, TableRow
+from storage.postgres import _affected
+from storage.shared import WriteResult
 from tests.storage.conftest import Clock, rows
 
 
@@ -92,3 +94,23 @@ async def test_a_failed_transaction_is_rolled_back_and_the_next_one_runs(clocked
             await clocked.set_seats(game.id, 3, [])
     assert await clocked.set_seats(game.id, 0, []) == 1
     assert await rows(clocked, "SELECT version FROM games") == [(1,)]
+
+
+async def test_one_statement_writes_report_rows_changed_and_new_ids(clocked: AnyStore):
+    first = await clocked._write(
+        "INSERT INTO timers (game_id, kind, due_at, payload, created_at) VALUES (NULL, 'a', 1, '{}', 0) RETURNING id"
+    )
+    assert first == WriteResult(1, first.lastrowid) and first.lastrowid is not None and first.lastrowid > 0
+    assert await clocked._write("DELETE FROM timers WHERE id = ? RETURNING id", (first.lastrowid + 1,)) == WriteResult(
+        0
+    )
+    assert await clocked._write("UPDATE timers SET kind = 'b' WHERE id = ?", (first.lastrowid,)) == WriteResult(1)
+    assert await clocked._write("DELETE FROM timers WHERE id = ? RETURNING id", (first.lastrowid,)) == WriteResult(
+        1, first.lastrowid
+    )
+
+
+def test_postgresql_command_statuses_give_the_rows_changed():
+    assert [_affected(s) for s in ("UPDATE 1", "INSERT 0 1", "DELETE 12", "SELECT 3", "CREATE TABLE", "")] == [
+        1, 1, 12, 3, 0, 0
+    ]  # fmt: skip
