@@ -113,6 +113,8 @@ def test_urls_are_shown_without_their_password():
     assert _safe("postgresql://bot:s3cret@db.example:5432/conductor") == "postgresql://bot@db.example:5432/conductor"
     assert _safe("postgresql://bot:p@ss@db/conductor") == "postgresql://bot@db/conductor"  # the last @ ends them
     assert _safe("postgresql://:s3cret@db/conductor") == "postgresql://db/conductor"
+    assert _safe("postgresql://bot:a://b@db/conductor") == "postgresql://bot@db/conductor"  # "://" in the password
+    assert _safe("postgresql://bot:pa:ss@db/conductor") == "postgresql://bot@db/conductor"  # ":" in the password
     assert _safe("postgresql://bot@db/conductor") == "postgresql://bot@db/conductor"
     assert _safe("postgresql://db/conductor") == "postgresql://db/conductor"
     assert _safe("user:pw@db") == "user:pw@db"  # not a URL: left as it is
