@@ -35,6 +35,11 @@ async def test_games_are_found_by_id_channel_status_and_guild(clocked: AnyStore,
     await clocked.update_game(lobby.id, 0, status="aborted")
     assert (await clocked.latest_game("g", "c")).id == lobby.id  # then the newest (highest id)
     assert await clocked.latest_game("g", "nowhere") is None
+    # An older game of the channel back in play (a finished game rolled back) comes before newer closed ones.
+    await clocked.update_game(old.id, 1, status="active")
+    assert (await clocked.latest_game("g", "c")).id == old.id
+    assert (await clocked.table("g", "c")).game.id == old.id
+    await clocked.update_game(old.id, 2, status="finished")
 
     assert [g.id for g in await clocked.list_games()] == [other_guild.id, active.id]
     assert [g.id for g in await clocked.list_games("g")] == [active.id]
