@@ -120,7 +120,9 @@ async def test_a_target_without_a_table_is_refused_and_extra_source_columns_are_
         assert str(refused.value) == "the target database has no table web_links; are both on the same version?"
         assert await target._all("SELECT id FROM games") == []  # nothing half-copied
         await source._write("DROP TABLE web_links")
+        await target._write("ALTER TABLE user_settings ADD COLUMN note TEXT")  # a column only the target has
         assert [c.table for c in await copy_sqlite_to_postgres(source, target)] == TABLES[:-1]
+        assert await target._all("SELECT user_id, key, value, note FROM user_settings") == [("2", "pings", "off", None)]
         assert [g.id for g in await target.all_games()] == [1, 2, 3]
     finally:
         await source.close()

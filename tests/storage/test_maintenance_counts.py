@@ -21,11 +21,13 @@ async def test_maintain_compresses_archives_and_prunes_exactly_what_it_should(cl
         await clocked.update_game(gid.id, 0, move=MoveRecord(0, "u1", f"/tt first {gid.id}"))
         await clocked.update_game(gid.id, 1, move=MoveRecord(0, "u1", f"/tt second {gid.id}"))
     # Written before migration 7: states as JSON text, closed games' moves still in rows.
+    # The damaged state first: PostgreSQL scans rows in the order they were last written, so the damaged
+    # one comes before the sound ones there too, and a stop at it would leave them uncompressed.
+    await clocked._write("UPDATE games SET state = '{broken' WHERE id = ?", (damaged,))
     await clocked._write(
         "UPDATE games SET state = ?, status = 'active' WHERE id = ?", ('{"big": "' + "y" * 60000 + '"}', text_state)
     )
     await clocked._write("UPDATE games SET state = ? WHERE id = ?", ('{"n": 2}', active))
-    await clocked._write("UPDATE games SET state = '{broken' WHERE id = ?", (damaged,))
     await clocked._write("UPDATE games SET status = 'finished' WHERE id = ?", (finished,))
     await clocked._write("UPDATE games SET status = 'aborted' WHERE id = ?", (aborted,))
     # The aborted game already has an archive (its first move): the rows left are merged into it.
