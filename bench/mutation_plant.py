@@ -112,8 +112,8 @@ def main() -> None:
     use_pytest = "--pytest" in rest
     options = [a for a in rest if a.startswith("--") and a != "--pytest"]  # e.g. --deselect=<test id>
     rest = [a for a in rest if not a.startswith("--")]
-    files = [a for a in rest if a.endswith(".py")]
-    names = [a for a in rest if not a.endswith(".py")]
+    files = [a for a in rest if a.endswith(".py") or ".py::" in a]  # test files, or (with --pytest) test ids
+    names = [a for a in rest if a not in files]
     scratch = Path(os.environ.get("MUTATION_DIR", "/tmp/conductor-mutation")) / module
     if use_pytest:
         run_pytest([*options, *files], names, scratch)
