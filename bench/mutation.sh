@@ -5,6 +5,10 @@
 #   bench/mutation.sh trains-board host  # only these modules
 #   bench/mutation.sh --collect host      # only re-read the results of a finished run
 #
+# An interrupted run resumes where it stopped (mutmut keeps every verdict in the scratch copy):
+#   cd /tmp/conductor-mutation/<module> && nice mutmut run --max-children 2; then bench/mutation.sh --collect <module>
+# (for storage, start a cluster first and export CONDUCTOR_TEST_PG=$(python -m tests.pgcluster) as the script does).
+#
 # Not part of .ci/run: the whole set takes well over ten minutes (hours on a busy shared machine). Each module is mutated in its own
 # scratch copy of the tree (MUTATION_DIR, default /tmp/conductor-mutation/<module>) and only the test files
 # named for it below are run (mutmut then runs, per mutant, only the tests that reach the mutated
@@ -26,7 +30,7 @@ mkdir -p bench/mutation_results
 # subprocess with its own import path are left out, and so is the test comparing both stores' method signatures (mutmut wraps
 # every method it mutates).
 MODULES=(
-  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py tests/trains/test_board_edges.py"
+  "trains-board|games/trains/board.py|tests/trains/test_rails.py tests/trains/test_cards.py tests/trains/test_turns.py tests/trains/test_notation.py tests/trains/test_labels.py tests/trains/test_board_edges.py tests/trains/test_fast_paths_engine.py"
   "host|bot/table.py bot/moderation.py|tests/core/test_platform_host.py tests/core/test_host_turns.py tests/core/test_trust.py tests/core/test_table_ux.py tests/core/test_host_lobby.py tests/tiny_towns/test_undo_scope.py tests/core/test_undo_revealed_since.py tests/core/test_undo_without_scope.py tests/core/test_undo_refusals.py tests/core/test_rollback_cases.py tests/core/test_moderation_seats.py tests/core/test_resign_cases.py tests/core/test_abort_cases.py tests/core/test_resign_refusals.py tests/core/test_table_texts.py tests/core/test_mod_skip.py tests/core/test_board_and_hand_views.py tests/core/test_mod_replacebot.py tests/core/test_export_secrets.py|-k;not postgres"
   "tiny-towns-scoring|games/tiny_towns/scoring.py games/tiny_towns/patterns.py|tests/tiny_towns/test_scoring.py tests/tiny_towns/test_patterns.py tests/tiny_towns/test_rulebook_scorer.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_pattern_edges.py tests/tiny_towns/test_feeding_edges.py tests/tiny_towns/test_feeding_choices.py tests/tiny_towns/test_standings_edges.py tests/tiny_towns/test_unbuilt_monuments.py"
   "tiny-towns-rules|games/tiny_towns/rules.py|tests/tiny_towns/test_flow.py tests/tiny_towns/test_abilities.py tests/tiny_towns/test_monuments.py tests/tiny_towns/test_scenarios.py tests/tiny_towns/test_variants.py tests/tiny_towns/test_readiness.py tests/tiny_towns/test_redeal.py tests/tiny_towns/test_undo_scope.py tests/tiny_towns/test_notation.py tests/tiny_towns/test_auto_done_secret.py tests/tiny_towns/test_transcripts.py tests/tiny_towns/test_copying.py tests/tiny_towns/test_migration.py tests/tiny_towns/test_move_listing.py tests/tiny_towns/test_refusal_texts.py tests/tiny_towns/test_resign_kick_skip.py tests/tiny_towns/test_status_lines.py tests/tiny_towns/test_redeal_edges.py"
@@ -73,9 +77,11 @@ for entry in "${MODULES[@]}"; do
   {
     echo "[mutmut]"
     printf 'source_paths=\n    games\n    bot\n    storage\n    rendering\n'
-    # A hanging mutant is stopped after twice its tests' clean CPU time (mutmut's default, 15x, cost about 190 CPU-seconds
-    # per hang here); the limit counts CPU time, so load cannot turn a slow run into a false timeout.
-    echo "timeout_multiplier=2.0"
+    # mutmut's fork server stops a mutant's tests at (clean time + 1 s) x 2 x this in CPU seconds, but also at half that in
+    # WALL seconds, so on a loaded machine a slow test becomes a false "timeout" (counted as a kill). mutmut's own default
+    # (15) leaves room for a machine 15 times slower than the stats run; a real hang then costs more, but they are few.
+    # Changing this in a scratch copy's setup.cfg and running `mutmut run` there again re-runs only the timeouts.
+    echo "timeout_multiplier=${MUTATION_TIMEOUT:-15.0}"
     printf 'also_copy=\n    bench\n    README.md\n    .ci\n    .env.example\n    pyproject.toml\n'  # tests import bench/store_counter.py and read the README
     echo "only_mutate="; for f in $files; do echo "    $f"; done
     echo "pytest_add_cli_args_test_selection="; for t in $tests; do echo "    $t"; done
