@@ -416,7 +416,9 @@ class PostgresStore(CommunityStore, SharedStatements):
         outbox_id: int | None = None
         finishing = finish_action(game.status, status, results)
         plain = seats is None and revert_from_seq is None and not revert_seqs and not notes
-        if plain and status not in CLOSED_STATUSES and finishing is None:
+        # A move on a closed game must first bring its archived log back (below), or it would get seq 1 again.
+        reopens = game.status in CLOSED_STATUSES and bool(moves)
+        if plain and not reopens and status not in CLOSED_STATUSES and finishing is None:
             # A plain move: one statement, so one round trip (a statement is atomic on its own).
             sql, args = _move_statement(game, sets, params, moves, cancel_timers, add_timers, announce, now)
             async with self._pool.acquire() as connection:

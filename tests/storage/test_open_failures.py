@@ -1,0 +1,131 @@
+"""Why a database cannot be opened, as the one line the operator sees: each cause of ``_open_failure``
+word for word, the folder checks before SQLite is asked, what ``Store.open`` says for a file that is not
+a database or is truncated, and PostgreSQL URLs shown without their password."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from storage import Store, StoreError
+from storage.db import _open_failure
+from storage.postgres import PostgresStore, _safe
+
+
+@contextlib.contextmanager
+def not_writable(path: Path, mode: int, check: int) -> Iterator[None]:
+    """``path`` with ``mode``, and as root (who ignores modes) the immutable flag, which access(2) reports
+    as not writable for root too; the test fails (never passes silently) if ``check`` still passes."""
+    path.chmod(mode)
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "+i", str(path)], check=True)
+    try:
+        assert not os.access(path, check), f"cannot take {path} away from this process here"
+        yield
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], check=True)
+        path.chmod(0o755)
+
+
+def test_each_cause_is_said_in_one_line(tmp_path: Path):
+    where = str(tmp_path / "c.db")
+    said = _open_failure(where, sqlite3.DatabaseError("file is not a database"))
+    assert (
+        said
+        == f"cannot open the database {where}: it is not an SQLite database, or it is damaged (file is not a database)"
+    )
+    said = _open_failure(where, sqlite3.DatabaseError("database disk image is malformed"))
+    damaged = "the file is damaged, for example truncated (database disk image is malformed)"
+    assert said == f"cannot open the database {where}: {damaged}"
+    assert _open_failure(str(tmp_path), sqlite3.OperationalError("unable to open database file")) == (
+        f"cannot open the database {tmp_path}: it is a directory, not a file"
+    )
+    # Whitespace in the driver's text is folded to single spaces; an exception without text is named.
+    assert _open_failure(where, sqlite3.OperationalError("disk\n  I/O   error")) == (
+        f"cannot open the database {where}: disk I/O error"
+    )
+    assert _open_failure(where, sqlite3.OperationalError()) == f"cannot open the database {where}: OperationalError"
+    assert _open_failure(where, OSError("")) == f"cannot open the database {where}: OSError"
+
+
+def test_a_folder_that_cannot_be_written_and_a_file_that_cannot_be_read(tmp_path: Path):
+    folder = tmp_path / "data"
+    folder.mkdir()
+    (folder / "c.db").write_bytes(b"")
+    where = str(folder / "c.db")
+    with not_writable(folder, 0o555, os.W_OK | os.X_OK):
+        assert _open_failure(where, sqlite3.OperationalError("unable to open database file")) == (
+            f"cannot open the database {where}: the folder {folder} is not writable; SQLite needs to create files "
+            "next to the database (unable to open database file)"
+        )
+    with not_writable(folder / "c.db", 0, os.R_OK | os.W_OK):
+        assert _open_failure(where, sqlite3.OperationalError("attempt to write a readonly database")) == (
+            f"cannot open the database {where}: the file is not readable and writable "
+            "(attempt to write a readonly database)"
+        )
+    # The file readable and writable again, in a usable folder: the driver's own words.
+    assert _open_failure(where, sqlite3.OperationalError("locked")) == f"cannot open the database {where}: locked"
+    missing = str(folder / "new.db")  # not there yet: only the folder matters
+    assert _open_failure(missing, sqlite3.OperationalError("locked")) == f"cannot open the database {missing}: locked"
+
+
+async def test_store_open_says_what_is_wrong_with_the_file(tmp_path: Path):
+    notes = tmp_path / "notes.db"
+    notes.write_text("not a database\n" * 100)
+    with pytest.raises(StoreError) as refused:
+        await Store.open(notes)
+    assert str(refused.value) == (
+        f"cannot open the database {notes}: it is not an SQLite database, or it is damaged (file is not a database)"
+    )
+    path = tmp_path / "cut.db"
+    store = await Store.open(path)
+    for i in range(200):
+        await store.create_game("g", f"c{i}", "tiny-towns", "u1", "ann" * 50, {"pad": "x" * 500}, "1")
+    await store.close()
+    data = path.read_bytes()
+    assert len(data) > 65536 and not Path(f"{path}-wal").exists()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(StoreError) as refused:
+        await Store.open(path)
+    damaged = "the file is damaged, for example truncated (database disk image is malformed)"
+    assert str(refused.value) == f"cannot open the database {path}: {damaged}"
+    with pytest.raises(StoreError) as refused:
+        await Store.open(tmp_path)
+    assert str(refused.value) == f"cannot open the database {tmp_path}: it is a directory, not a file"
+    blocker = tmp_path / "plain-file"
+    blocker.write_text("")
+    with pytest.raises(StoreError) as refused:
+        await Store.open(blocker / "sub" / "c.db")
+    assert str(refused.value) == (
+        f"cannot open the database {blocker / 'sub' / 'c.db'}: cannot create its folder {blocker / 'sub'} "
+        "(Not a directory)"
+    )
+
+
+def test_urls_are_shown_without_their_password():
+    assert _safe("postgresql://bot:s3cret@db.example:5432/conductor") == "postgresql://bot@db.example:5432/conductor"
+    assert _safe("postgresql://bot:p@ss@db/conductor") == "postgresql://bot@db/conductor"  # the last @ ends them
+    assert _safe("postgresql://:s3cret@db/conductor") == "postgresql://db/conductor"
+    assert _safe("postgresql://bot:a://b@db/conductor") == "postgresql://bot@db/conductor"  # "://" in the password
+    assert _safe("postgresql://bot:pa:ss@db/conductor") == "postgresql://bot@db/conductor"  # ":" in the password
+    assert _safe("postgresql://bot@db/conductor") == "postgresql://bot@db/conductor"
+    assert _safe("postgresql://db/conductor") == "postgresql://db/conductor"
+    assert _safe("user:pw@db") == "user:pw@db"  # not a URL: left as it is
+
+
+async def test_a_server_that_is_not_there_is_one_line_without_the_password(postgres_cluster):
+    url = postgres_cluster.database_url("nothing").replace(
+        f"@127.0.0.1:{postgres_cluster.port}/", ":s3cret@127.0.0.1:1/"
+    )
+    with pytest.raises(StoreError) as refused:
+        await PostgresStore.open(url)
+    said = str(refused.value)
+    assert said.startswith("cannot open the database postgresql://postgres@127.0.0.1:1/nothing: ")
+    assert "s3cret" not in said and "\n" not in said and "  " not in said
