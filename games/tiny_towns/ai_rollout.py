@@ -1,0 +1,157 @@
+"""Tiny Towns level 2, solo: the pick and the placement chosen by short rollouts.
+
+The one-turn search (``ai_search``) judges a town by a hand-weighted evaluation two rounds ahead.
+In solo the bot can look further: the deck is the unseen cards (a known multiset, order unknown)
+followed by its own earlier picks in the order it made them, so once the unseen ones are sampled
+the next rounds are fully determined by its own choices. For the few best candidate turns the bot
+plays the next rounds several times with a fast greedy policy over the light model, on the same
+sampled decks for every candidate (common random numbers), and keeps the candidate with the best
+average value at the horizon (the final score when the town is complete by then).
+
+Hidden information: the order of the unseen cards is never read; samples are drawn with a
+seeded SplitMix64 whose seed is made only from what the player sees (own town, face-up cards,
+own picks, round), so the choice is deterministic and the same for any deck order.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any, NamedTuple
+
+from games.base import MOVE_KEY, Move, State
+from games.rng import Rng
+from games.tiny_towns import ai_model as model
+from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells
+from games.tiny_towns.content import LETTER, RESOURCES, RULES
+from games.tiny_towns.patterns import CELL_INDEX
+
+# Rollout sizes (bot tuning, not rules): a count, never a clock, bounds the work of a decision.
+_CANDIDATES = 4  # turns (pick and square) that get rollouts, by their one-turn value
+_SAMPLES = 3  # sampled orders of the unseen cards (one once the whole deck is known)
+_HORIZON = 5  # rounds each rollout plays before the town is judged
+_WIDTH = 2  # placements the rollout policy compares per round, by the pattern gain
+
+
+class Deck(NamedTuple):
+    """What the solo player knows of the resource cards, as letters."""
+
+    revealed: tuple[str, ...]
+    unseen: tuple[str, ...]  # the cards on top of the deck, as a sorted multiset
+    known: tuple[str, ...]  # below them: the player's own picks, oldest first
+
+
+def solo_deck(state: State) -> Deck:
+    """The solo cards as the player knows them (never the order of the unseen cards)."""
+    solo = state["solo"]
+    deck = solo["deck"]
+    picks = state["round"] - 1 if state["phase"] == "announce" else state["round"]
+    own = min(picks, len(deck))
+    known = tuple(LETTER[r] for r in deck[len(deck) - own :]) if own else ()
+    counts = {LETTER[r]: RULES["solo"]["cards_per_resource"] for r in RESOURCES}
+    for r in solo["revealed"]:
+        counts[LETTER[r]] -= 1
+    for letter in known:
+        counts[letter] -= 1
+    unseen = tuple(sorted(letter for letter, n in counts.items() for _ in range(max(0, n))))
+    return Deck(tuple(LETTER[r] for r in solo["revealed"]), unseen[: len(deck) - own], known)
+
+
+def sampled_decks(deck: Deck, cells: Cells, round_no: int) -> list[list[str]]:
+    """Orders of the whole deck to play the rollouts on, from a seed of public facts only."""
+    if not deck.unseen:
+        return [list(deck.known)]
+    public = json.dumps([cells, deck, round_no], separators=(",", ":"))
+    rng = Rng(zlib.crc32(public.encode()))
+    return [[*rng.shuffled(deck.unseen), *deck.known] for _ in range(_SAMPLES)]
+
+
+def _take(revealed: tuple[str, ...], card: str, deck: list[str]) -> tuple[str, ...]:
+    """The face-up cards after picking ``card``: it goes under the deck and the top card replaces it."""
+    out = list(revealed)
+    index = out.index(card)
+    deck.append(card)
+    out[index] = deck.pop(0)
+    return tuple(out)
+
+
+def rollout(search: Any, cells: Cells, revealed: tuple[str, ...], deck: list[str], wild: set[str]) -> float:
+    """The town's value after ``_HORIZON`` rounds of the greedy policy (``deck`` is consumed):
+    each round, the few placements that advance patterns most, each followed by its best builds."""
+    for _ in range(_HORIZON):
+        empties = [i for i, t in enumerate(cells) if t == EMPTY]
+        if not empties:
+            break
+        wilds = [card for card in revealed if card in wild]
+        offered = LETTERS if wilds else tuple(sorted(set(revealed)))
+        gains = search.gains(cells)
+        ranked = sorted(((gains.get((i, x), 0.0), i, x) for x in offered for i in empties), reverse=True)
+        best: tuple[float, Cells, str] | None = None
+        for _, i, x in ranked[:_WIDTH]:
+            value, after = search.after_builds(model.place(cells, i, x))
+            if best is None or value > best[0] + 1e-9:
+                best = (value, after, x)
+        assert best is not None
+        _, cells, letter = best
+        revealed = _take(revealed, letter if letter in revealed else wilds[0], deck)
+    return float(search.evaluate(cells))
+
+
+def best_turn(
+    search: Any,
+    options: list[tuple[Any, Cells, str | None]],
+    deck: Deck,
+    decks: list[list[str]],
+) -> Any:
+    """The key of the option (key, town after the cube, card picked or None once picked) whose
+    rollouts average best. Candidates are the best few by their one-turn value; keys break ties."""
+    wild = search._factory_letters()
+    first = sorted(((search.after_builds(cells)[0], i) for i, (_, cells, _) in enumerate(options)), reverse=True)
+    best_key, best_value = None, None
+    for _, i in first[:_CANDIDATES]:
+        key, cells, card = options[i]
+        built = search.after_builds(cells)[1]
+        total = 0.0
+        for order in decks:
+            rest = list(order)
+            revealed = _take(deck.revealed, card, rest) if card is not None else deck.revealed
+            total += rollout(search, built, revealed, rest, wild)
+        value = total / len(decks)
+        if best_value is None or value > best_value + 1e-9:
+            best_key, best_value = key, value
+    return best_key
+
+
+def choose_pick(search: Any, state: State, moves: list[Move], cells: Cells) -> Move | None:
+    """The solo pick: every face-up card with every square (any letter for a Factory's card)."""
+    deck = solo_deck(state)
+    wild = search._factory_letters()
+    empties = [i for i, t in enumerate(cells) if t == EMPTY]
+    options: list[tuple[Any, Cells, str | None]] = []
+    for move in moves:
+        card = LETTER[move["resource"]]
+        for letter in LETTERS if card in wild else (card,):
+            for i in empties:
+                options.append(((RESOURCES.index(move["resource"]), i, letter), model.place(cells, i, letter), card))
+    if not options:
+        return None
+    index = best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))[0]
+    return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
+
+
+def choose_place(search: Any, state: State, moves: list[Move], cells: Cells) -> Move:
+    """The solo placement of the picked card (the next face-up cards are already known)."""
+    named = state["resource"]
+    deck = solo_deck(state)
+    options: list[tuple[Any, Cells, str | None]] = []
+    for k, move in enumerate(moves):
+        after = cells
+        if move[MOVE_KEY] == "place":
+            i = CELL_INDEX[move["cell"]]
+            if cells[i] == EMPTY:
+                after = model.place(cells, i, LETTER[move.get("resource") or named])
+        options.append((k, after, None))
+    return moves[best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))]
+
+
+__all__ = ["Deck", "best_turn", "choose_pick", "choose_place", "rollout", "sampled_decks", "solo_deck"]
