@@ -31,6 +31,11 @@ _CANDIDATES = 4  # turns (pick and square) that get rollouts, by their one-turn 
 _SAMPLES = 3  # sampled orders of the unseen cards (one once the whole deck is known)
 _HORIZON = 5  # rounds each rollout plays before the town is judged
 _WIDTH = 2  # placements the rollout policy compares per round, by the pattern gain
+_BEAM = 2  # known deck: towns kept per round of the plan search
+_DEPTH = 3  # known deck: rounds the plan search looks ahead
+_SPREAD = 2  # known deck: squares tried per offered letter, by the pattern gain
+_PLAN = True  # once the whole deck is known, plan by beam search instead of rollouts
+_PIMC = False  # plan on each sampled deck as if it were known (determinized), instead of rollouts
 
 
 class Deck(NamedTuple):
@@ -97,6 +102,35 @@ def rollout(search: Any, cells: Cells, revealed: tuple[str, ...], deck: list[str
     return float(search.evaluate(cells))
 
 
+def planned(search: Any, cells: Cells, revealed: tuple[str, ...], deck: list[str], wild: set[str]) -> float:
+    """The best value the bot can reach ``_DEPTH`` rounds ahead when it knows every card to come:
+    its own choices alone decide the future, so the best line (searched with a beam of the most
+    promising towns each round) is what it can count on."""
+    beam: list[tuple[float, Cells, tuple[str, ...], list[str]]] = [(search.evaluate(cells), cells, revealed, deck)]
+    ended: list[float] = []
+    for _ in range(_DEPTH):
+        children: list[tuple[float, Cells, tuple[str, ...], list[str]]] = []
+        for _, town, shown, order in beam:
+            empties = [i for i, t in enumerate(town) if t == EMPTY]
+            if not empties:
+                ended.append(search.evaluate(town))
+                continue
+            wilds = [card for card in shown if card in wild]
+            gains = search.gains(town)
+            for x in LETTERS if wilds else tuple(sorted(set(shown))):
+                ranked = sorted(((gains.get((i, x), 0.0), i) for i in empties), reverse=True)
+                for _, i in ranked[:_SPREAD]:
+                    value, after = search.after_builds(model.place(town, i, x))
+                    rest = list(order)
+                    children.append((value, after, _take(shown, x if x in shown else wilds[0], rest), rest))
+        if not children:
+            beam = []
+            break
+        children.sort(key=lambda child: -child[0])  # stable: equal values keep their order
+        beam = children[:_BEAM]
+    return max([*ended, *(value for value, *_ in beam)])
+
+
 def best_turn(
     search: Any,
     options: list[tuple[Any, Cells, str | None]],
@@ -115,7 +149,8 @@ def best_turn(
         for order in decks:
             rest = list(order)
             revealed = _take(deck.revealed, card, rest) if card is not None else deck.revealed
-            total += rollout(search, built, revealed, rest, wild)
+            look = planned if _PLAN and (_PIMC or not deck.unseen) else rollout
+            total += look(search, built, revealed, rest, wild)
         value = total / len(decks)
         if best_value is None or value > best_value + 1e-9:
             best_key, best_value = key, value

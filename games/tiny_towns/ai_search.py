@@ -42,6 +42,7 @@ _TOP = 4  # first-level candidates that get the depth-2 look-ahead
 _WIDTH = 4  # placements searched per resource offer at depth 2
 _ROLLOUTS = False  # solo picks by rollouts (ai_rollout), else by the look-ahead
 _ROLLOUT_PLACE = False  # solo placements by rollouts too
+_PLAN_KNOWN = True  # solo, once the whole deck is known: picks and placements by ai_rollout.planned
 
 
 class Analysis(NamedTuple):
@@ -349,7 +350,8 @@ def choose(state: State, seat: int) -> Move | None:
     search = Search(state, seat)
     cells = model.from_engine(town["cells"])
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
-    solo = state["variant"] == "solo" and _ROLLOUTS
+    known = state["variant"] == "solo" and _PLAN_KNOWN and not ai_rollout.solo_deck(state).unseen
+    solo = state["variant"] == "solo" and (_ROLLOUTS or known)
     if phase == "announce":
         moves = rules.legal_moves(state, seat)
         if solo:
@@ -365,7 +367,7 @@ def choose(state: State, seat: int) -> Move | None:
         index, _ = search.rank(options)
         return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
     if not town["placed"]:
-        if solo and _ROLLOUT_PLACE:
+        if known or (solo and _ROLLOUT_PLACE):
             return ai_rollout.choose_place(search, state, rules.place_moves(state, seat), cells)
         return _choose_place(search, state, seat, cells)
     return _choose_build(search, state, seat, cells)
