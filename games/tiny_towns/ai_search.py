@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.tiny_towns import ai_model as model
-from games.tiny_towns import ai_rollout, flow, rules
+from games.tiny_towns import flow, rules
 from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells, Pattern
 from games.tiny_towns.builds import build_moves
 from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES, RULES
@@ -40,9 +40,6 @@ _BASE, _GROW, _READY = 0.3, 0.55, 0.75  # a cube's share of its pattern's buildi
 _BONUS: dict[str, float] = {}
 _TOP = 4  # first-level candidates that get the depth-2 look-ahead
 _WIDTH = 4  # placements searched per resource offer at depth 2
-_ROLLOUTS = False  # solo picks by rollouts (ai_rollout), else by the look-ahead
-_ROLLOUT_PLACE = False  # solo placements by rollouts too
-_PLAN_KNOWN = True  # solo, once the whole deck is known: picks and placements by ai_rollout.planned
 
 
 class Analysis(NamedTuple):
@@ -121,18 +118,7 @@ class Search:
         found = self._evals.get(cells)
         if found is not None:
             return found
-        by_letter = dict.fromkeys(LETTERS, 0)
-        star = occupied = 0
-        for c, t in enumerate(cells):
-            if t == EMPTY:
-                continue
-            bit = 1 << c
-            occupied |= bit
-            if len(t) == 1:
-                by_letter[t] |= bit
-            elif t == "trading-post":
-                star |= bit
-        m0, m1, m2, m3, m4 = (by_letter[letter] for letter in LETTERS)
+        occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
         best = [_DEAD] * 16
         empty_hope = [0.0] * 16
         complete: list[Pattern] = []
@@ -181,18 +167,7 @@ class Search:
         found = self._gains.get(cells)
         if found is not None:
             return found
-        by_letter = dict.fromkeys(LETTERS, 0)
-        star = occupied = 0
-        for c, t in enumerate(cells):
-            if t == EMPTY:
-                continue
-            bit = 1 << c
-            occupied |= bit
-            if len(t) == 1:
-                by_letter[t] |= bit
-            elif t == "trading-post":
-                star |= bit
-        m0, m1, m2, m3, m4 = (by_letter[letter] for letter in LETTERS)
+        occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
         gains: dict[tuple[int, str], float] = {}
         for _, pm, n0, n1, n2, n3, n4, size, weight, _, squares in self._rows:
             hit = (star & pm) | (m0 & n0) | (m1 & n1) | (m2 & n2) | (m3 & n3) | (m4 & n4)
@@ -299,6 +274,22 @@ class Search:
         return best_key
 
 
+def _masks(cells: Cells) -> tuple[int, int, list[int]]:
+    """The occupied squares, the Trading Posts and the cubes of each letter (LETTERS order), as bits."""
+    by_letter = dict.fromkeys(LETTERS, 0)
+    star = occupied = 0
+    for c, t in enumerate(cells):
+        if t == EMPTY:
+            continue
+        bit = 1 << c
+        occupied |= bit
+        if len(t) == 1:
+            by_letter[t] |= bit
+        elif t == "trading-post":
+            star |= bit
+    return occupied, star, [by_letter[letter] for letter in LETTERS]
+
+
 def _future_points(slug: str, counts: dict[str, int], level1: float) -> float:
     """What one more ``slug`` will likely be worth at the end of the game (level 1 judges by the
     town as it is now, which undervalues a Chapel before the Cottages come)."""
@@ -350,12 +341,8 @@ def choose(state: State, seat: int) -> Move | None:
     search = Search(state, seat)
     cells = model.from_engine(town["cells"])
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
-    known = state["variant"] == "solo" and _PLAN_KNOWN and not ai_rollout.solo_deck(state).unseen
-    solo = state["variant"] == "solo" and (_ROLLOUTS or known)
     if phase == "announce":
         moves = rules.legal_moves(state, seat)
-        if solo:
-            return ai_rollout.choose_pick(search, state, moves, cells) or (moves[0] if moves else None)
         options = []
         for move in moves:
             letter = LETTER[move["resource"]]
@@ -367,8 +354,6 @@ def choose(state: State, seat: int) -> Move | None:
         index, _ = search.rank(options)
         return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
     if not town["placed"]:
-        if known or (solo and _ROLLOUT_PLACE):
-            return ai_rollout.choose_place(search, state, rules.place_moves(state, seat), cells)
         return _choose_place(search, state, seat, cells)
     return _choose_build(search, state, seat, cells)
 
