@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.tiny_towns import ai_model as model
-from games.tiny_towns import flow, rules
+from games.tiny_towns import ai_solo_plan, flow, rules
 from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells, Pattern
 from games.tiny_towns.builds import build_moves
 from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES, RULES
@@ -228,7 +228,7 @@ class Search:
 
     def next_chances(self, picked: str | None) -> list[tuple[float, tuple[str, ...]]]:
         state = self.state
-        wild = self._factory_letters()
+        wild = self.factory_letters()
         if state["variant"] == "solo":
             solo = state["solo"]
             revealed = [LETTER[r] for r in solo["revealed"]]
@@ -250,7 +250,7 @@ class Search:
                 return [(1.0, LETTERS)]
         return [(1.0 / len(LETTERS), self._with_factory((letter,), wild)) for letter in LETTERS]
 
-    def _factory_letters(self) -> set[str]:
+    def factory_letters(self) -> set[str]:
         return {LETTER[r] for r in factory_resources(self.town["cells"]) if r}
 
     def _with_factory(self, letters: tuple[str, ...], wild: set[str]) -> tuple[str, ...]:
@@ -341,8 +341,11 @@ def choose(state: State, seat: int) -> Move | None:
     search = Search(state, seat)
     cells = model.from_engine(town["cells"])
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
+    solo = state["variant"] == "solo"
     if phase == "announce":
         moves = rules.legal_moves(state, seat)
+        if solo:  # planned on sampled orders of the unseen cards (ai_solo_plan)
+            return ai_solo_plan.choose_pick(search, state, moves, cells) or (moves[0] if moves else None)
         options = []
         for move in moves:
             letter = LETTER[move["resource"]]
@@ -354,6 +357,8 @@ def choose(state: State, seat: int) -> Move | None:
         index, _ = search.rank(options)
         return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
     if not town["placed"]:
+        if solo and not ai_solo_plan.solo_deck(state).unseen:  # every card to come is known
+            return ai_solo_plan.choose_place(search, state, rules.place_moves(state, seat), cells)
         return _choose_place(search, state, seat, cells)
     return _choose_build(search, state, seat, cells)
 
