@@ -5,6 +5,10 @@
 #   bench/mutation.sh trains-board host  # only these modules
 #   bench/mutation.sh --collect host      # only re-read the results of a finished run
 #
+# An interrupted run resumes where it stopped (mutmut keeps every verdict in the scratch copy):
+#   cd /tmp/conductor-mutation/<module> && nice mutmut run --max-children 2; then bench/mutation.sh --collect <module>
+# (for storage, start a cluster first and export CONDUCTOR_TEST_PG=$(python -m tests.pgcluster) as the script does).
+#
 # Not part of .ci/run: the whole set takes well over ten minutes (hours on a busy shared machine). Each module is mutated in its own
 # scratch copy of the tree (MUTATION_DIR, default /tmp/conductor-mutation/<module>) and only the test files
 # named for it below are run (mutmut then runs, per mutant, only the tests that reach the mutated
@@ -73,9 +77,11 @@ for entry in "${MODULES[@]}"; do
   {
     echo "[mutmut]"
     printf 'source_paths=\n    games\n    bot\n    storage\n    rendering\n'
-    # A hanging mutant is stopped after twice its tests' clean CPU time (mutmut's default, 15x, cost about 190 CPU-seconds
-    # per hang here); the limit counts CPU time, so load cannot turn a slow run into a false timeout.
-    echo "timeout_multiplier=2.0"
+    # mutmut's fork server stops a mutant's tests at (clean time + 1 s) x 2 x this in CPU seconds, but also at half that in
+    # WALL seconds, so on a loaded machine a slow test becomes a false "timeout" (counted as a kill). mutmut's own default
+    # (15) leaves room for a machine 15 times slower than the stats run; a real hang then costs more, but they are few.
+    # Changing this in a scratch copy's setup.cfg and running `mutmut run` there again re-runs only the timeouts.
+    echo "timeout_multiplier=${MUTATION_TIMEOUT:-15.0}"
     printf 'also_copy=\n    bench\n    README.md\n    .ci\n    .env.example\n    pyproject.toml\n'  # tests import bench/store_counter.py and read the README
     echo "only_mutate="; for f in $files; do echo "    $f"; done
     echo "pytest_add_cli_args_test_selection="; for t in $tests; do echo "    $t"; done

@@ -44,6 +44,8 @@ class Board(NamedTuple):
 
 
 _BITS = tuple(1 << i for i in range(16))
+# Board((cubes, wild)) without the NamedTuple's Python-level __new__: one per readiness check.
+_new_board = tuple.__new__
 
 
 def board_of_cells(cells: Sequence[Any]) -> Board:
@@ -59,7 +61,7 @@ def board_of_cells(cells: Sequence[Any]) -> Board:
             cubes[letter[cell["resource"]]] |= bit
         elif cell.get("building") == "trading-post":
             wild |= bit
-    return Board(cubes, wild)
+    return _new_board(Board, (cubes, wild))
 
 
 def board_of_marks(marks: Sequence[str]) -> Board:
@@ -71,7 +73,7 @@ def board_of_marks(marks: Sequence[str]) -> Board:
             wild |= 1 << i
         elif mark:
             cubes[mark] |= 1 << i
-    return Board(cubes, wild)
+    return _new_board(Board, (cubes, wild))
 
 
 def _subset_tables(masks: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -154,24 +156,47 @@ def could_fit(slug: str, board: Board) -> bool:
     return short <= board.wild.bit_count() and short < SIZES[slug]
 
 
+Counts = tuple[tuple[int, ...], int]  # cube counts per LETTERS, Trading Posts: both capped (below)
+
+
+def counts_of(board: Board) -> Counts:
+    """The board's cube counts for the count test (could_fit), capped: counts past the most any
+    building needs answer alike, and capped they repeat far more often (cache hits below)."""
+    raw = (*map(int.bit_count, _BY_LETTER(board.cubes)), board.wild.bit_count())
+    found = _CAPPED.get(raw)
+    if found is None:
+        # Capping in Python cost three times the counting: each raw count is capped once.
+        if len(_CAPPED) >= 1 << 14:
+            _CAPPED.clear()
+        have = tuple(map(min, raw, _COUNT_CAPS))
+        found = _CAPPED[raw] = (have, min(raw[-1], _WILD_CAP))
+    return found
+
+
 def could_fit_any(slugs: Sequence[str], board: Board) -> bool:
     """``any(could_fit(slug, board) for slug in slugs)``, counting the cubes once."""
     if not slugs:
         return False
-    # Counts past the most any building needs answer alike: capped, they repeat far more often.
-    have = tuple(map(min, map(int.bit_count, _BY_LETTER(board.cubes)), _COUNT_CAPS))
-    return _could_fit_any_counts(tuple(slugs), have, min(board.wild.bit_count(), _WILD_CAP))
+    return could_fit_any_counts(slugs, counts_of(board))
+
+
+def could_fit_any_counts(slugs: Sequence[str], counts: Counts) -> bool:
+    """could_fit_any on ``counts_of(board)``, for a caller asking about several lists of buildings."""
+    if not slugs:
+        return False
+    return _could_fit_any_counts(tuple(slugs), *counts)
 
 
 _COUNT_CAPS = tuple(max(needs.get(letter, 0) for needs in NEEDS.values()) for letter in LETTERS)
 _WILD_CAP = max(SIZES.values())
+_CAPPED: dict[tuple[int, ...], Counts] = {}  # raw counts (per LETTERS, then Trading Posts) -> counts_of
 
 
 @lru_cache(maxsize=4096)
 def _could_fit_any_counts(slugs: tuple[str, ...], have: tuple[int, ...], wild: int) -> bool:
     """could_fit_any on cube counts (per LETTERS), which repeat from town to town and game to game
-    (unlike the squares): the readiness check asks this of the unbuilt monuments after most
-    placements where no public building fits."""
+    (unlike the squares): the readiness check asks this of the public buildings and of the unbuilt
+    monuments after most placements."""
     count = dict(zip(LETTERS, have, strict=True))
     for slug in slugs:
         short = 0
@@ -210,6 +235,53 @@ def fitting_slugs(slugs: Sequence[str], board: Board) -> Iterator[str]:
     wild = board.wild
     cubes = board.cubes
     tables = _INDEX
+    if not wild:
+        # No Trading Post (most towns): a square needing a letter must hold that cube, and a
+        # placement that fits holds real cubes only.
+        flat = _LETTER_TABLES
+        for slug in slugs:
+            found = flat.get(slug) or _letter_tables(slug)
+            fits = found[0]
+            for letter, low, high in found[1]:
+                cover = cubes[letter]
+                fits &= low[cover & 0xFF] & high[cover >> 8]
+                if not fits:
+                    break
+            else:
+                yield slug
+        return
+    for slug in slugs:
+        pattern = tables.get(slug) or index(slug)
+        fits = pattern.everything
+        for letter, low, high in pattern.letters:
+            cover = cubes[letter] | wild
+            fits &= low[cover & 0xFF] & high[cover >> 8]
+            if not fits:
+                break
+        else:
+            low, high = pattern.only_wild
+            fits &= ~(low[wild & 0xFF] & high[wild >> 8])
+            if fits:
+                yield slug
+
+
+# Per building: (every placement, its letter tables), as a plain tuple for fitting_slugs' loop.
+_LETTER_TABLES: dict[str, tuple[int, tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]]] = {}
+
+
+def _letter_tables(slug: str) -> tuple[int, tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...]]:
+    pattern = index(slug)
+    found = _LETTER_TABLES[slug] = (pattern.everything, pattern.letters)
+    return found
+
+
+def fitting_sets(slugs: Sequence[str], board: Board) -> Iterator[tuple[str, int]]:
+    """(building, ``fitting`` bitset) for the buildings of ``slugs`` that fit, in order: the legal
+    build listing reads the squares from the bitset rather than matching each building again."""
+    # fitting inlined, as in fitting_slugs: most buildings do not fit, and a call each cost more.
+    wild = board.wild
+    cubes = board.cubes
+    tables = _INDEX
     for slug in slugs:
         pattern = tables.get(slug) or index(slug)
         fits = pattern.everything
@@ -223,14 +295,11 @@ def fitting_slugs(slugs: Sequence[str], board: Board) -> Iterator[str]:
                 low, high = pattern.only_wild
                 fits &= ~(low[wild & 0xFF] & high[wild >> 8])
             if fits:
-                yield slug
+                yield slug, fits
 
 
-def fitting_masks(slug: str, board: Board) -> list[int]:
-    """Distinct square masks where ``slug`` fits, in the order of their first placement."""
-    fits = fitting(slug, board)
-    if not fits:
-        return []
+def masks_of(slug: str, fits: int) -> list[int]:
+    """Distinct square masks of the placements in the ``fitting`` bitset, in placement order."""
     masks = index(slug).masks
     out: list[int] = []
     while fits:
@@ -240,6 +309,12 @@ def fitting_masks(slug: str, board: Board) -> list[int]:
             out.append(mask)
         fits ^= low
     return out
+
+
+def fitting_masks(slug: str, board: Board) -> list[int]:
+    """Distinct square masks where ``slug`` fits, in the order of their first placement."""
+    fits = fitting(slug, board)
+    return masks_of(slug, fits) if fits else []
 
 
 def fits_at(slug: str, board: Board, mask: int) -> bool:

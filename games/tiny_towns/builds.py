@@ -267,12 +267,9 @@ def build_moves(state: State, seat: int, guild_replacements: bool = True) -> lis
     builds = list(iter_builds(state, seat))
     if not builds:
         return moves
-    marks = letters(town["cells"])
-    empties = set(empty_cells(town["cells"]))
     for slug, mask, ats, withs in builds:
         squares = mask_squares(mask)
         cells = [CELL_NAMES[i] for i in squares]
-        freed = {i for i in squares if marks[i] != "*"}
         for at in ats:
             for held in withs:
                 base: Move = {MOVE_KEY: "build", "building": slug, "cells": cells, "at": CELL_NAMES[at]}
@@ -283,7 +280,10 @@ def build_moves(state: State, seat: int, guild_replacements: bool = True) -> lis
                     for replace in options:
                         moves.append({**base, "replace": replace} if replace else dict(base))
                 elif slug == "grove-university":
-                    spots = sorted((empties | freed) - {at})
+                    # (the town's squares read here only: Grove University is rarely buildable)
+                    marks = letters(town["cells"])
+                    freed = {i for i in squares if marks[i] != "*"}
+                    spots = sorted((set(empty_cells(town["cells"])) | freed) - {at})
                     for b in state["buildings"]:
                         moves.extend({**base, "add": [b, CELL_NAMES[i]]} for i in spots)
                 elif slug == "opaleyes-watch":

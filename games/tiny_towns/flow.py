@@ -4,20 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.base import Event, State
+from games.base import Event, Standing, State, Status
 from games.rng import Rng
-from games.tiny_towns.bitboard import board_of_cells, could_fit_any
+from games.tiny_towns.bitboard import board_of_cells, could_fit_any_counts, counts_of, fitting, fitting_slugs
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
-from games.tiny_towns.town import (
-    has_any_build,
-    has_built,
-    is_active,
-    is_full,
-    monument_fits,
-    possible_monuments,
-)
+from games.tiny_towns.town import has_built, is_full, possible_monuments, with_choices
 
 
 def active_seats(state: State) -> list[int]:
@@ -38,14 +31,20 @@ def cycle_step(state: State) -> str:
     return cycle[(state["round"] - 1) % len(cycle)]
 
 
-def next_master_builder(state: State, after: int) -> int | None:
-    """Next seat to the left that may hold the hammer (completed towns and Fort owners skipped)."""
+def next_master_builder(state: State, after: int, active: list[int] | None = None) -> int | None:
+    """Next seat to the left that may hold the hammer (completed towns and Fort owners skipped).
+
+    ``active``: active_seats(state), when the caller has it."""
     towns = state["towns"]
     n = len(towns)
-    active = active_seats(state)
+    if active is None:
+        active = active_seats(state)
     if not active:
         return None
-    eligible = [s for s in active if not has_built(towns[s], "fort-ironweed")]
+    # (has_built(town, "fort-ironweed") inlined: this runs at every round's end)
+    eligible = [
+        s for s in active if not (towns[s].get("monument_built") and towns[s].get("monument") == "fort-ironweed")
+    ]
     pool = eligible or active
     for k in range(1, n + 1):
         seat = (after + k) % n
@@ -133,7 +132,7 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
         lapsed = ", ".join(CATALOGUE[s]["name"] for s in town["pending_claims"])
         events.append({"text": f"{state['names'][seat]} has no empty square: the claim on {lapsed} lapses."})
         town["pending_claims"] = []
-    if is_full(town["cells"]):
+    if None not in town["cells"]:  # (town.is_full)
         complete_town(state, seat, events)
     elif auto:
         text = "You cannot build anything now: you are done for this round."
@@ -150,20 +149,25 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     out, so it can't be taken back), as a card draw would be.
     """
     town = state["towns"][seat]
-    if not town["placed"] or town["done"] or not is_active(town):
+    # town.is_active and claimable inlined: this runs after almost every move.
+    if not town["placed"] or town["done"] or town.get("complete") or town.get("resigned"):
         return
-    if claimable(town):
+    if town.get("pending_claims") and None in town["cells"]:
         return
-    board = board_of_cells(town["cells"])  # read once for the three questions below
-    if has_any_build(state, seat, "public", board):
-        return
+    board = board_of_cells(town["cells"])  # read once for the questions below
+    # town.has_any_build(state, seat, "public", board) inlined: pattern first, it rules out most.
+    for slug in fitting_slugs(state["buildings"], board):
+        if with_choices(state, seat, slug):
+            return
     possible = possible_monuments(state, seat)
     if possible:  # an unbuilt secret monument decides
-        if monument_fits(state, seat, board):
+        # (town.monument_fits inlined: possible_monuments is not empty only for a kept, unbuilt one)
+        slug = town["monument"]
+        if fitting(slug, board) and with_choices(state, seat, slug):
             events.append({"irreversible": True})
             return
         # (town.might_fit_a_monument, with the list above) it might have fitted: not fitting says which it is not
-        if could_fit_any(possible, board):
+        if could_fit_any_counts(possible, counts_of(board)):
             events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
 
@@ -193,31 +197,64 @@ def check_round_end(state: State, events: list[Event]) -> None:
     if not round_over(state):
         return
     own_all_towns(state)  # after rules.fork the other towns are shared with the old state
-    for seat in active_seats(state):  # claims nobody can use any more
-        state["towns"][seat]["pending_claims"] = []
+    towns = state["towns"]
+    active = active_seats(state)  # (the steps below change no town's complete or resigned)
+    for seat in active:  # claims nobody can use any more
+        towns[seat]["pending_claims"] = []
     if state["town_hall"] and state["town_hall"]["revealed"]:
         state["town_hall"]["discards"].append(state["town_hall"]["revealed"])
         state["town_hall"]["revealed"] = None
-    if not active_seats(state):
+    if not active:
         finish(state, events)
         return
     events.append({"text": f"Round {state['round']} is over.", "post_board": True})
     state["round"] += 1
     if state["variant"] == "standard":
         previous = state["master_builder"]
-        state["master_builder"] = next_master_builder(state, previous if previous is not None else -1)
+        state["master_builder"] = next_master_builder(state, previous if previous is not None else -1, active)
     start_round(state, events)
 
 
 def finish(state: State, events: list[Event]) -> None:
+    global _LAST_FINISHED
     state["phase"] = "finished"
     state["resource"] = None
     state["source"] = None
     table = standings(state)
+    _LAST_FINISHED = (state, table)
     winners = [row["player"] for row in table if row["rank"] == 1]
     scores = ", ".join(f"{row['player']} {row['score']}" for row in table)
     title = f" ({table[0]['title']})" if "title" in table[0] else ""
     events.append({"text": f"Game over. Winner: {' and '.join(winners)}{title}. Scores: {scores}.", "post_board": True})
+
+
+# The state finish() ended last and its standings: status() is asked of that very state right after
+# the move, and scoring every town twice cost about 3% of a game. A state returned by apply is never
+# changed in place (the states after it share its parts), so the same object has the same standings.
+_LAST_FINISHED: tuple[State, list[Standing]] | None = None
+
+
+def final_standings(state: State) -> list[Standing]:
+    """``scoring.standings(state)`` of a finished state, reused when finish() just computed it."""
+    last = _LAST_FINISHED
+    if last is not None and last[0] is state:
+        return last[1]
+    return standings(state)
+
+
+_STATUSES: dict[tuple[tuple[int, ...], str], Status] = {}
+
+
+def open_status(to_act: tuple[int, ...], summary: str) -> Status:
+    """``Status(to_act, False, summary)``, the same object for the same fields (a Status is frozen):
+    status runs after every move and the frozen dataclass's __init__ was a tenth of it."""
+    key = (to_act, summary)
+    found = _STATUSES.get(key)
+    if found is None:
+        if len(_STATUSES) >= 4096:  # a long-lived worker sees every player name: keep it bounded
+            _STATUSES.clear()
+        found = _STATUSES[key] = Status(to_act, False, summary)
+    return found
 
 
 def begin_play(state: State, events: list[Event]) -> None:

@@ -14,9 +14,8 @@ from games.rng import Rng, seed_state
 from games.tiny_towns import flow
 from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, MONUMENTS, RESOURCES, RULES
-from games.tiny_towns.copying import copy_state, fork
+from games.tiny_towns.copying import copy_state, fork, fork_flags
 from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
-from games.tiny_towns.scoring import standings
 from games.tiny_towns.setup import setup_state
 from games.tiny_towns.town import (
     bank_resources,
@@ -202,7 +201,8 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     ):
         if content.get("bond"):
             raise IllegalMove(f"The Cottage on {CELL_NAMES[cell]} already holds a Statue of the Bondmaker cube.")
-        content["bond"] = [resource]
+        # A new entry rather than a change in place: after copying.fork_flags the Cottage is shared.
+        town["cells"][cell] = {**content, "bond": [resource]}
         events.append(
             {
                 "text": f"{_name(state, seat)} puts {resource} on the Cottage on {CELL_NAMES[cell]} "
@@ -367,6 +367,9 @@ def _done(state: State, seat: int, move: Move, events: list[Event]) -> None:
     flow.mark_done(state, seat, events, auto=False)
 
 
+# Moves whose handler changes no building or list in place take the cheaper copy (copying.fork_flags).
+_FLAG_MOVES = frozenset(("place", "announce", "done", "monument"))
+
 _HANDLERS = {
     "monument": _monument,
     "announce": _announce,
@@ -383,11 +386,12 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     # (type() first: isinstance against the Mapping ABC is slow, and moves are almost always dicts.)
     if type(move) is not dict and not isinstance(move, Mapping):
         raise IllegalMove("A move must be a command such as /tt place B2.")
-    handler = _HANDLERS.get(move.get(MOVE_KEY))  # type: ignore[arg-type]
+    verb = move.get(MOVE_KEY)
+    handler = _HANDLERS.get(verb)  # type: ignore[arg-type]
     if handler is None:
-        raise IllegalMove(f"Unknown command {move.get(MOVE_KEY)!r}: use {', '.join(_HANDLERS)}.")
+        raise IllegalMove(f"Unknown command {verb!r}: use {', '.join(_HANDLERS)}.")
     # Only the mover's town is copied; flow copies the others before a round ends or starts.
-    new = fork(state, seat)
+    new = fork_flags(state, seat) if verb in _FLAG_MOVES else fork(state, seat)
     events: list[Event] = []
     handler(new, seat, dict(move), events)
     flow.check_round_end(new, events)
@@ -498,23 +502,21 @@ def _waiting(state: State) -> tuple[int, ...]:
         mb = state["master_builder"]
         return (mb,) if mb is not None else ()
     if phase == "place":
-        # flow.active_seats and flow.claimable inlined: status runs after every move.
-        return tuple(
-            [
-                s
-                for s, town in enumerate(towns)
-                if not town.get("complete")
-                and not town.get("resigned")
-                and (not town["done"] or (town.get("pending_claims") and None in town["cells"]))
-            ]
-        )
+        # flow.active_seats and flow.claimable inlined, as a plain loop: status runs after every move.
+        waiting = []
+        for s, town in enumerate(towns):
+            if town.get("complete") or town.get("resigned"):
+                continue
+            if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
+                waiting.append(s)
+        return tuple(waiting)
     return ()
 
 
 def status(state: State) -> Status:
     phase = state["phase"]
     if phase == "finished":
-        table = standings(state)
+        table = flow.final_standings(state)
         winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
         return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
     to_act = _waiting(state)
@@ -528,7 +530,7 @@ def status(state: State) -> Status:
     else:
         shown = state["resource"] or "free choice"
         summary = f"round {state['round']} ({shown}): waiting for: {names}"
-    return Status(to_act, False, summary)
+    return flow.open_status(to_act, summary)
 
 
 def undo_scope(state: State) -> Hashable:

@@ -15,7 +15,9 @@ from games.tiny_towns.bitboard import (
     fits_anywhere,
     fits_at,
     fitting_masks,
+    fitting_sets,
     fitting_slugs,
+    masks_of,
 )
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.patterns import CELL_NAMES, CELLS
@@ -94,7 +96,7 @@ def available_buildings(state: State, seat: int) -> list[str]:
     return out
 
 
-def possible_monuments(state: State, seat: int) -> list[str]:
+def possible_monuments(state: State, seat: int) -> tuple[str, ...]:
     """The monuments ``seat`` might still build, as far as the other players can tell.
 
     Which monument a player kept is secret until it is built; that they kept one and whether it
@@ -104,11 +106,21 @@ def possible_monuments(state: State, seat: int) -> list[str]:
     """
     town = state["towns"][seat]
     if not town.get("monument") or town.get("monument_built") or state["phase"] == "monuments":
-        return []
-    gone = [t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument")]
+        return ()
+    gone = tuple([t["monument"] for t in state["towns"] if t.get("monument_built") and t.get("monument")])
     if state["variant"] == "solo":
-        gone.extend(RULES["solo"]["removed"])
-    return [slug for slug in MONUMENTS if slug not in gone] if gone else list(MONUMENTS)
+        gone += _SOLO_REMOVED
+    found = _POSSIBLE.get(gone)
+    if found is None:
+        # The readiness check asks this after almost every placement; a few dozen distinct answers.
+        if len(_POSSIBLE) >= 4096:
+            _POSSIBLE.clear()
+        found = _POSSIBLE[gone] = tuple(slug for slug in MONUMENTS if slug not in gone)
+    return found
+
+
+_SOLO_REMOVED: tuple[str, ...] = tuple(RULES["solo"]["removed"])
+_POSSIBLE: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 def with_choices(state: State, seat: int, slug: str) -> list[str | None]:
@@ -220,20 +232,28 @@ def monument_fits(state: State, seat: int, board: Board | None = None) -> bool:
 def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], list[str | None]]]:
     """(building, square mask, allowed 'at' squares, allowed 'with' resources) for every possible build."""
     town = state["towns"][seat]
-    board = board_of_cells(town["cells"])
+    cells = town["cells"]
+    board = board_of_cells(cells)
     if not board.any:
         return
-    marks: list[str] | None = None  # read only when something can be built
-    # Most buildings do not fit: the inlined test finds those that do, then their squares.
-    for slug in fitting_slugs(available_buildings(state, seat), board):
-        masks = fitting_masks(slug, board)
+    wild = board.wild  # Trading Posts: the squares a build does not free (at_choices' '*')
+    empties: set[int] | None = None
+    round_no = state["round"]
+    # Each fitting building's placements come as one bitset (matched once); at_choices inlined, with
+    # what does not depend on the squares (may it go anywhere, the empty squares) read once.
+    for slug, fits in fitting_sets(available_buildings(state, seat), board):
         withs = with_choices(state, seat, slug)
         if not withs:
             continue
-        if marks is None:
-            marks = letters(town["cells"])
-        for mask in masks:
-            yield slug, mask, at_choices(town, slug, mask, marks, state["round"]), withs
+        anywhere = places_anywhere(town, slug, round_no)
+        for mask in masks_of(slug, fits):
+            freed = [i for i in mask_squares(mask) if not wild >> i & 1]
+            if anywhere:
+                if empties is None:
+                    empties = set(empty_cells(cells))
+                yield slug, mask, sorted(empties | set(freed)), withs
+            else:
+                yield slug, mask, freed, withs
 
 
 def cell_names(indices: list[int]) -> list[str]:

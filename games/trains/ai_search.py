@@ -1,15 +1,22 @@
-"""Trains level 2: level 1's card play, with the end-game buys chosen by determinized Monte Carlo.
+"""Trains level 2: level 1's card play with level 2's own rules, and the end-game buys chosen by
+determinized Monte Carlo.
 
-Playing cards and laying rails follow level 1 (its candidates, checked with ``apply``); stations
-go only where they gain over the other seats (ai_play.py); and buying while the projected end of
-the game is far (``_BUILD_UNTIL`` own turns) follows level 1's plan, minus station cards with no
-such city to use them (ai_buy.py). In the last turns, what to buy decides
-the game, so level 2 searches it: every affordable card (and pairs of the best few) is judged by
-simulating the bot's own remaining turns over several determinized orders of its own cards (the
-composition it knows, never the true order of its draw pile, and nothing of any other seat's
-hand or deck). Each simulated hand is turned into points with a simple model: rails laid, stations,
-money spent on victory cards in the last turns. Random numbers come from a hash of the bot's own
-cards (as counts) and the public board, so a move is the same each time the host recomputes it.
+- Starting rail: level 1's choice without its penalty for starting near another seat (ai_start.py).
+- Card play follows level 1 (its candidates, checked with ``apply``), except: rails are laid by
+  level 2's plan, which prefers cities no other seat reaches (ai_rails.py); stations go only where
+  they gain over the other seats (ai_play.py); and the last rail, which ends the game, is never laid
+  while the bot would then lose (ai_end.py, from public scores).
+- Buying while the projected end of the game is far (``_BUILD_UNTIL`` own turns) follows level 1's
+  plan, minus station cards with no city to use them (ai_buy.py). In the last turns, what to buy
+  decides the game, so level 2 searches it: every affordable card (and pairs of the best few) is
+  judged by simulating the bot's own remaining turns over several determinized orders of its own
+  cards (the composition it knows, never the true order of its draw pile, and nothing of any other
+  seat's hand or deck). Each simulated hand is turned into points with a simple model: rails laid,
+  stations, money spent on victory cards in the last turns.
+
+Random numbers come from a hash of the bot's own cards (as counts) and the public board, so a move
+is the same each time the host recomputes it. The weights were tuned against level 1 on 60 seeded
+2-player games per map (seeds 1000-1059) and confirmed by bench/bench_ai.py on its own seeds (0-199).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from collections.abc import Iterator
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
-from games.trains import ai, ai_buy, ai_play, movegen
+from games.trains import ai, ai_buy, ai_end, ai_play, ai_rails, ai_start, movegen
 from games.trains.content import CARDS, RULES
 from games.trains.deck import all_cards
 from games.trains.rules import apply
@@ -27,8 +34,8 @@ from games.trains.scoring import rails_on_board
 
 _SAMPLES = 16  # determinized futures per decision
 _HORIZON = 16  # simulated own turns at most
-_RAIL_VP = 1.0  # points a rail brings on average (1.6 before: stations now go only where they gain)
-_STATION_VP = 1.5  # points a station card brings
+_RAIL_VP = 2.5  # points a rail brings on average (tuned: 2.5 beat 1.0 and 1.6 with ai_rails)
+_STATION_VP = 0.5  # points a station card brings (tuned: 0.5 beat 1.5 and 2.5: level 1 follows stations)
 _EARLY_MONEY = 1.6  # points per coin early
 _PACE = 1.5  # scales the projected end: level 2 plans for a somewhat longer game than the raw pace
 _WASTE = 0.15  # the Waste a rail or a station brings clogs later hands
@@ -36,17 +43,21 @@ _BUILD_UNTIL = 10.0  # projected own turns left above which level 1's buying pla
 _PAIRS = 4  # best single buys combined into pairs
 _LATE = 4  # simulated last turns in which money buys victory cards
 _STATION_RULE = True  # level 2 places stations by ai_play (tuning switch)
+_RAIL_RULE = True  # level 2 lays rails by ai_rails (tuning switch)
+_END_GUARD = True  # never lay the last rail (ending the game) while that loses it
 _VP_COSTS = (("skyscraper", 8, 4), ("tower", 5, 2), ("apartment", 3, 1))
 
 
 def choose(state: State, seat: int) -> Move:
     """The level-2 move for ``seat`` (who is to act)."""
     if state["phase"] == "start":
-        return ai.bot_move(state, seat, 1)
+        return {MOVE_KEY: "start", "hex": ai_start.best_start(state, seat)}
     for move in _plays(state, seat):
         try:
-            apply(state, seat, move)
+            after, _ = apply(state, seat, move)
         except IllegalMove:
+            continue
+        if _END_GUARD and ai_end.ends_behind(state, after, seat):
             continue
         return move
     bought = _choose_buy(state, seat)
@@ -57,9 +68,15 @@ def choose(state: State, seat: int) -> Move:
 
 def _plays(state: State, seat: int) -> Iterator[Move]:
     """Level 1's candidates before its buys (cards, rails), with level 2's own stations."""
+    rails_done = False
     for move in ai._candidates(state, seat):
         if move[MOVE_KEY] in ("buy", "end"):
             return
+        if _RAIL_RULE and ai_rails.is_rail_move(move):
+            if not rails_done:  # level 2's own rail plan, where level 1's rail moves come
+                rails_done = True
+                yield from ai_rails.rail_moves(state, seat)
+            continue
         if _STATION_RULE and ai_play.is_plain_station(move):
             mine = ai_play.station_move(state, seat, str(move["card"]))
             if mine is not None:
