@@ -49,10 +49,6 @@ def place_name(state: State, hexname: str) -> str:
     return place.name if place is not None else ""
 
 
-def own_hexes(state: State, seat: int) -> list[str]:
-    return [h for h, seats in state["rails"].items() if seat in seats]
-
-
 def frontier(state: State, seat: int) -> list[str]:
     """Land hexes adjacent (across no barrier) to one of the seat's rails, without its own rail."""
     own = tuple([h for h, seats in state["rails"].items() if seat in seats])
@@ -174,6 +170,53 @@ def affordable_rails(
         if cost <= budget:
             out.append(h)
     return out
+
+
+def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str]:
+    """``affordable_rails`` over the seat's ``frontier``: where one rail can go now, if the seat has
+    rails left (legal-move generation asks on every move with a rail card in hand).
+
+    The frontier with each hex's terrain cost is kept per (map, the seat's rails, waivers), in
+    frontier order; only the money and what other seats have built since are checked per call."""
+    turn = state["turn"]
+    money = turn["money"]
+    if money < 0:
+        return []
+    waived = frozenset((*waive, *turn["waive"]))
+    rails = state["rails"]
+    key = (state["map"], tuple([h for h, seats in rails.items() if seat in seats]), waived)
+    costs = _OPEN.get(key)
+    if costs is None:
+        terrain_cost = surcharge_table(key[0], waived)
+        costs = tuple((h, terrain_cost[h]) for h in _frontier_of(MAPS[key[0]], key[1]))
+        if len(_OPEN) >= _FRONTIERS_KEPT:
+            _OPEN.clear()
+        _OPEN[key] = costs
+    table = RULES["surcharge"]
+    per_station = 0 if "city" in waived else table["city_per_station"]
+    per_rail = 0 if "rails" in waived else table["per_other_rail"]
+    # max(0, extra - discount) <= money is extra <= money + discount when money >= 0; the
+    # stations and other seats' rails only add to the terrain cost, so a hex whose terrain alone
+    # is beyond the budget is out without a look at them.
+    budget = money + turn["discount"]
+    stations = state["stations"]
+    out = []
+    for h, cost in costs:
+        if cost > budget:
+            continue
+        if h in stations:  # stations stand on cities only
+            cost += per_station * stations[h]
+        seats = rails.get(h)
+        if seats:  # a frontier hex holds no rail of the seat's own
+            cost += per_rail * len(seats)
+        if cost <= budget:
+            out.append(h)
+    return out
+
+
+# (map, the seat's rail hexes in board order, waived terrains) -> the frontier's (hex, terrain
+# cost) pairs: pure data from content, bounded like _FRONTIERS.
+_OPEN: dict[tuple[str, tuple[str, ...], frozenset[str]], tuple[tuple[str, int], ...]] = {}
 
 
 def rail_problem(state: State, seat: int, hexname: str, waive: Iterable[str] = (), free: bool = False) -> str:

@@ -34,8 +34,38 @@ def top_card(state: State, seat: int, events: list[Event]) -> str | None:
 
 
 def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
-    """Draw up to ``count`` cards into the hand; stops when deck and discard are both empty."""
-    return cards.draw(state, seat, state["players"][seat], count, events, name_of)
+    """Draw up to ``count`` cards into the hand; stops when deck and discard are both empty.
+
+    games/cards.draw's rule and events, written out for the two cases of nearly every draw (every
+    turn ends with one): the deck holds the cards, or it runs out once and the discard pile is
+    shuffled into a new deck part way. Anything else goes to games/cards.draw itself."""
+    player = state["players"][seat]
+    deck = player["deck"]
+    have = len(deck)
+    if count <= 0:
+        return cards.draw(state, seat, player, count, events, name_of)
+    name = state["names"][seat]
+    if count <= have:
+        drawn = deck[: -count - 1 : -1]  # the top cards, top card first
+        del deck[-count:]
+    elif len(player["discard"]) >= count - have:
+        drawn = deck[::-1]
+        deck.clear()
+        cards.reshuffle(state, player, name, events)
+        deck = player["deck"]
+        rest = count - have
+        drawn += deck[: -rest - 1 : -1]
+        del deck[-rest:]
+    else:
+        return cards.draw(state, seat, player, count, events, name_of)
+    player["hand"].extend(drawn)
+    events.append({"text": f"{name} draws {count} card{'s' if count != 1 else ''}.", "irreversible": True})
+    listed = ", ".join(map(_NAMES.__getitem__, drawn))
+    events.append({"private": {"seat": seat, "text": f"You drew: {listed}."}, "irreversible": True})
+    return drawn
+
+
+_NAMES = {slug: card.name for slug, card in CARDS.items()}
 
 
 def gain_waste(state: State, seat: int, count: int) -> int:

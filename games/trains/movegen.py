@@ -11,7 +11,7 @@ from itertools import combinations_with_replacement
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.trains import board
-from games.trains.content import CARDS, TYPES, Card
+from games.trains.content import CARDS, KINGDOM, RULES, TYPES, Card
 from games.trains.copying import fork
 from games.trains.effects import NO_CHOICE_KINDS, SKIP, THEN
 
@@ -24,25 +24,23 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     moves: list[Move] = []
     player = state["players"][seat]
     rails: _RailOptions | None = None  # made once, shared by every rail-laying card in the hand
+    # The common kinds are listed here directly (the same lists card_choices makes); this runs
+    # for every move of every game, so it avoids a call per card and per choice.
     for slug in sorted(set(player["hand"])):
         how, waive, skippable = _PLAY[slug]
-        # The common kinds are listed here directly (the same lists card_choices makes); this
-        # runs for every move of every game, so it avoids a call per card and per choice.
         if how == _PLAIN:
             moves.append({MOVE_KEY: "play", "card": slug, "args": []})
         elif how == _ONE_RAIL:
             if rails is None:
                 rails = _RailOptions(state, seat)
-            for h in rails.options(waive):
-                moves.append({MOVE_KEY: "play", "card": slug, "args": [h]})
+            moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in rails.options(waive)]
         elif how == _STATION:
-            for h in board.station_hexes(state):
-                moves.append({MOVE_KEY: "play", "card": slug, "args": [h]})
+            moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in board.station_hexes(state)]
         elif how == _OTHER:
             if rails is None:
                 rails = _RailOptions(state, seat)
-            for args in card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails):
-                moves.append({MOVE_KEY: "play", "card": slug, "args": args})
+            choices = card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails)
+            moves += [{MOVE_KEY: "play", "card": slug, "args": args} for args in choices]
             continue  # card_choices adds the skip itself
         else:
             continue  # not playable
@@ -50,13 +48,19 @@ def legal_moves(state: State, seat: int) -> list[Move]:
             moves.append({MOVE_KEY: "play", "card": slug, "args": [SKIP]})
     turn = state["turn"]
     money = turn["money"]
-    supply = state["supply"]
-    early = turn["early"]
-    for slug in state["piles"]:
-        if supply[slug] > 0 and _COST[slug] <= money:
-            moves.append({MOVE_KEY: "buy", "card": slug, "top": False})
-            if early:
-                moves.append({MOVE_KEY: "buy", "card": slug, "top": True})
+    if money >= _CHEAPEST:
+        supply = state["supply"]
+        if turn["early"]:
+            for slug in state["piles"]:
+                if supply[slug] > 0 and _COST[slug] <= money:
+                    moves.append({MOVE_KEY: "buy", "card": slug, "top": False})
+                    moves.append({MOVE_KEY: "buy", "card": slug, "top": True})
+        else:
+            moves += [
+                {MOVE_KEY: "buy", "card": slug, "top": False}
+                for slug in state["piles"]
+                if supply[slug] > 0 and _COST[slug] <= money
+            ]
     if not turn["played"] and not turn["bought"]:
         moves.append({MOVE_KEY: "pass"})
     moves.append({MOVE_KEY: "end"})
@@ -64,6 +68,9 @@ def legal_moves(state: State, seat: int) -> list[Move]:
 
 
 _COST = {slug: card.cost for slug, card in CARDS.items()}
+# The cheapest card a pile can hold (setup makes the piles from these two lists): with less money
+# nothing can be bought, so the piles need not be looked at (most listings come before any money).
+_CHEAPEST = min(_COST[slug] for slug in [*RULES["basic_supply"], *KINGDOM])
 _UNPLAYABLE, _PLAIN, _ONE_RAIL, _STATION, _OTHER = range(5)
 
 
@@ -93,7 +100,9 @@ def rail_options(state: State, seat: int, waive: list[str] | tuple[str, ...] = (
     """Hexes where one rail can be laid right now (adjacency, money, rails left)."""
     if state["players"][seat]["rails_left"] <= 0:
         return []
-    return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
+    if free:
+        return board.affordable_rails(state, seat, board.frontier(state, seat), waive, free)
+    return board.open_rails(state, seat, tuple(waive))
 
 
 class _RailOptions:
@@ -115,10 +124,7 @@ class _RailOptions:
         found = self._options.get(waive)
         if found is None:
             state, seat = self.state, self.seat
-            if state["players"][seat]["rails_left"] <= 0:
-                found = []
-            else:
-                found = board.affordable_rails(state, seat, self.frontier(), waive)
+            found = [] if state["players"][seat]["rails_left"] <= 0 else board.open_rails(state, seat, waive)
             self._options[waive] = found
         return found
 
