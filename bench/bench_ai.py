@@ -10,7 +10,7 @@
 - trains_<map>: level 2 against level 1 in N seeded 2-player games per map, half with level 2
   seated first; a shared first place counts as half
 - decision_seconds: wall clock of every level-2 decision in all those games (median, p95, p99,
-  max); CPU time alongside, since the machine is shared
+  max); CPU time alongside, since the machine is shared; each Tiny Towns part also has its own
 
 Games run in worker processes (2 by default: the machine has 2 cores). Seeds are fixed, so a
 run replays identically; the decisions are deterministic (no clock in them).
@@ -100,6 +100,14 @@ def _mean_breakdown(breakdowns: list[dict[str, int]]) -> dict[str, float]:
     return {kind: round(sum(b.get(kind, 0) for b in breakdowns) / len(breakdowns), 2) for kind in kinds}
 
 
+def _decisions(results: list[Result]) -> dict[str, dict[str, float]]:
+    """Level-2 decision times of one part alone (wall clock and CPU)."""
+    return {
+        "wall": _quantiles([t for r in results for t in r[1]]),
+        "cpu": _quantiles([t for r in results for t in r[2]]),
+    }
+
+
 def _run(pool: Any, job: Callable[[int], Result], seeds: range) -> list[Result]:
     return list(pool.map(job, seeds, chunksize=1))
 
@@ -132,6 +140,7 @@ def main() -> None:
                 "titles": titles,
                 "points_by_kind": _mean_breakdown([r[4][0] for r in results]),
                 "target_average": 32,
+                "decision_seconds": _decisions(results),
             }
             for r in results:
                 wall += r[1]
@@ -146,6 +155,7 @@ def main() -> None:
                 "level2_average": round(statistics.mean(mine), 2),
                 "level1_average": round(statistics.mean(others), 2),
                 "target_win_rate": 0.7,
+                "decision_seconds": _decisions(results),
             }
             for r in results:
                 wall += r[1]

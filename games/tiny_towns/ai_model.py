@@ -9,6 +9,7 @@ Only the bot's own town is modelled; the real moves it sends are always the engi
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from games.tiny_towns.content import CATALOGUE, LETTER
@@ -59,7 +60,13 @@ def _pattern(slug: str, cells: tuple[int, ...], need: tuple[str, ...]) -> Patter
 
 
 def patterns_for(slugs: list[str]) -> list[Pattern]:
-    return [_pattern(slug, p.cells, p.need) for slug in slugs for p in PLACEMENTS[slug]]
+    return list(_patterns(tuple(slugs)))
+
+
+@lru_cache(maxsize=64)
+def _patterns(slugs: tuple[str, ...]) -> tuple[Pattern, ...]:
+    # Built once per building set: a decision asks for them every time.
+    return tuple(_pattern(slug, p.cells, p.need) for slug in slugs for p in PLACEMENTS[slug])
 
 
 def build(cells: Cells, pattern: Pattern, at: int) -> Cells:

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.tiny_towns import ai_model as model
-from games.tiny_towns import flow, rules
+from games.tiny_towns import ai_solo_plan, flow, rules
 from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells, Pattern
 from games.tiny_towns.builds import build_moves
 from games.tiny_towns.content import CATALOGUE, LETTER, RESOURCES, RULES
@@ -45,7 +45,6 @@ _WIDTH = 4  # placements searched per resource offer at depth 2
 class Analysis(NamedTuple):
     value: float
     complete: list[Pattern]
-    gains: dict[tuple[int, str], float]
 
 
 class Search:
@@ -87,6 +86,7 @@ class Search:
         ]
         self._scores: dict[tuple[str, ...], tuple[float, int]] = {}
         self._evals: dict[Cells, Analysis] = {}
+        self._gains: dict[Cells, dict[tuple[int, str], float]] = {}
         self._built: dict[Cells, tuple[float, Cells]] = {}
 
     # ---------------------------------------------------------------- evaluation
@@ -114,26 +114,13 @@ class Search:
     def analyse(self, cells: Cells) -> Analysis:
         """The score if the game ended now, plus what cubes in viable patterns and empty squares
         promise (a cube in a complete pattern is worth a little less than its building, so the
-        search builds); also the complete patterns and, per (empty square, letter), how much a cube
-        there would advance a viable pattern (to pick the placements worth a closer look)."""
+        search builds); also the complete patterns."""
         found = self._evals.get(cells)
         if found is not None:
             return found
-        by_letter = dict.fromkeys(LETTERS, 0)
-        star = occupied = 0
-        for c, t in enumerate(cells):
-            if t == EMPTY:
-                continue
-            bit = 1 << c
-            occupied |= bit
-            if len(t) == 1:
-                by_letter[t] |= bit
-            elif t == "trading-post":
-                star |= bit
-        m0, m1, m2, m3, m4 = (by_letter[letter] for letter in LETTERS)
+        occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
         best = [_DEAD] * 16
         empty_hope = [0.0] * 16
-        gains: dict[tuple[int, str], float] = {}
         complete: list[Pattern] = []
         feeder = -1.0  # progress of the best viable feeder pattern (-1: none fits any more)
         for p, pm, n0, n1, n2, n3, n4, size, weight, feeds, squares in self._rows:
@@ -149,21 +136,17 @@ class Search:
             # A pattern is worth its building (a square that scores instead of costing 1); each cube
             # holds a share of it, growing with the pattern's progress.
             value = weight / size * (_BASE + _GROW * progress if matched < size else _READY)
-            step = weight * (matched + 1) / size
             hope = weight * _HOPE * (matched + 1) / size
-            for c, letter in squares:
+            for c, _ in squares:
                 if hit >> c & 1:
                     if value > best[c]:
                         best[c] = value
-                else:
-                    if hope > empty_hope[c]:
-                        empty_hope[c] = hope
-                    if step > gains.get((c, letter), 0.0):
-                        gains[(c, letter)] = step
+                elif hope > empty_hope[c]:
+                    empty_hope[c] = hope
         total, unfed = self.points(cells)
         if EMPTY not in cells and not complete:  # nothing more can happen: the final score
             total -= sum(1 for t in cells if len(t) <= 1)
-            result = Analysis(total, complete, gains)
+            result = Analysis(total, complete)
             self._evals[cells] = result
             return result
         if unfed and feeder >= 0:  # a feeder can still be built: the closer it is, the surer the food
@@ -173,9 +156,29 @@ class Search:
                 total += empty_hope[c] + _EMPTY - 1.0
             elif len(t) == 1:
                 total += best[c] - 1.0
-        result = Analysis(total, complete, gains)
+        result = Analysis(total, complete)
         self._evals[cells] = result
         return result
+
+    def gains(self, cells: Cells) -> dict[tuple[int, str], float]:
+        """Per (empty square, letter), how much a cube there would advance a viable pattern (to pick
+        the placements worth a closer look). Apart from ``analyse``: most towns analysed are never
+        asked for it."""
+        found = self._gains.get(cells)
+        if found is not None:
+            return found
+        occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
+        gains: dict[tuple[int, str], float] = {}
+        for _, pm, n0, n1, n2, n3, n4, size, weight, _, squares in self._rows:
+            hit = (star & pm) | (m0 & n0) | (m1 & n1) | (m2 & n2) | (m3 & n3) | (m4 & n4)
+            if occupied & pm & ~hit:
+                continue
+            step = weight * (hit.bit_count() + 1) / size
+            for c, letter in squares:
+                if not hit >> c & 1 and step > gains.get((c, letter), 0.0):
+                    gains[(c, letter)] = step
+        self._gains[cells] = gains
+        return gains
 
     def after_builds(self, cells: Cells) -> tuple[float, Cells]:
         """The best value reachable by building now (any number of builds, greedily)."""
@@ -183,7 +186,7 @@ class Search:
         if found is not None:
             return found
         start = cells
-        value, complete, _ = self.analyse(cells)
+        value, complete = self.analyse(cells)
         while complete:
             chosen = None
             for p in complete:
@@ -211,7 +214,7 @@ class Search:
         empties = [i for i, t in enumerate(cells) if t == EMPTY]
         if not empties:
             return self.after_builds(cells)[0]
-        gains = self.analyse(cells)[2]
+        gains = self.gains(cells)
         ranked = sorted(((gains.get((i, x), 0.0), i, x) for x in letters for i in empties), reverse=True)
         return max(self.after_builds(model.place(cells, i, x))[0] for _, i, x in ranked[:_WIDTH])
 
@@ -225,7 +228,7 @@ class Search:
 
     def next_chances(self, picked: str | None) -> list[tuple[float, tuple[str, ...]]]:
         state = self.state
-        wild = self._factory_letters()
+        wild = self.factory_letters()
         if state["variant"] == "solo":
             solo = state["solo"]
             revealed = [LETTER[r] for r in solo["revealed"]]
@@ -247,7 +250,7 @@ class Search:
                 return [(1.0, LETTERS)]
         return [(1.0 / len(LETTERS), self._with_factory((letter,), wild)) for letter in LETTERS]
 
-    def _factory_letters(self) -> set[str]:
+    def factory_letters(self) -> set[str]:
         return {LETTER[r] for r in factory_resources(self.town["cells"]) if r}
 
     def _with_factory(self, letters: tuple[str, ...], wild: set[str]) -> tuple[str, ...]:
@@ -269,6 +272,22 @@ class Search:
             if best_value is None or value > best_value + 1e-9:
                 best_key, best_value = key, value
         return best_key
+
+
+def _masks(cells: Cells) -> tuple[int, int, list[int]]:
+    """The occupied squares, the Trading Posts and the cubes of each letter (LETTERS order), as bits."""
+    by_letter = dict.fromkeys(LETTERS, 0)
+    star = occupied = 0
+    for c, t in enumerate(cells):
+        if t == EMPTY:
+            continue
+        bit = 1 << c
+        occupied |= bit
+        if len(t) == 1:
+            by_letter[t] |= bit
+        elif t == "trading-post":
+            star |= bit
+    return occupied, star, [by_letter[letter] for letter in LETTERS]
 
 
 def _future_points(slug: str, counts: dict[str, int], level1: float) -> float:
@@ -322,8 +341,11 @@ def choose(state: State, seat: int) -> Move | None:
     search = Search(state, seat)
     cells = model.from_engine(town["cells"])
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
+    solo = state["variant"] == "solo"
     if phase == "announce":
         moves = rules.legal_moves(state, seat)
+        if solo:  # planned on sampled orders of the unseen cards (ai_solo_plan)
+            return ai_solo_plan.choose_pick(search, state, moves, cells) or (moves[0] if moves else None)
         options = []
         for move in moves:
             letter = LETTER[move["resource"]]
@@ -335,6 +357,8 @@ def choose(state: State, seat: int) -> Move | None:
         index, _ = search.rank(options)
         return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
     if not town["placed"]:
+        if solo and not ai_solo_plan.solo_deck(state).unseen:  # every card to come is known
+            return ai_solo_plan.choose_place(search, state, rules.place_moves(state, seat), cells)
         return _choose_place(search, state, seat, cells)
     return _choose_build(search, state, seat, cells)
 

@@ -1,0 +1,102 @@
+"""The solo planning of level 2 (ai_solo_plan): what the bot knows of the solo deck is exactly the
+public part (face-up cards, its own picks in order, the unseen cards as a multiset), the sampled
+decks depend on nothing else, the plan search moves the cards as the engine does and counts on the
+cards it knows are coming."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from games.tiny_towns import GAME, ai_model, ai_solo_plan
+from games.tiny_towns.ai_search import Search
+from games.tiny_towns.content import LETTER, RESOURCES, RULES
+from games.tiny_towns.rules import redeal
+
+FIRST_GAME = {"buildings": "first-game"}
+
+
+def _picks(seed: int, rounds: int) -> tuple[dict[str, Any], list[str]]:
+    """A solo game after ``rounds`` level-1 rounds, at the next pick, and the letters picked."""
+    state = GAME.setup(["ann"], FIRST_GAME, seed)
+    picked: list[str] = []
+    while state["round"] <= rounds or state["phase"] != "announce":
+        move = GAME.bot_move(state, 0, 1)
+        if move["verb"] == "announce":
+            picked.append(LETTER[move["resource"]])
+        state, _ = GAME.apply(state, 0, move)
+    return state, picked
+
+
+def test_the_deck_the_bot_knows_is_its_own_picks_under_the_unseen_multiset() -> None:
+    per = RULES["solo"]["cards_per_resource"]
+    for rounds in (0, 5, 12, 20):
+        state, picked = _picks(3, rounds)
+        deck = ai_solo_plan.solo_deck(state)
+        assert deck.known == tuple(picked[-len(state["solo"]["deck"]) :] if picked else ())
+        assert len(deck.unseen) + len(deck.known) == len(state["solo"]["deck"])
+        everything = Counter(deck.revealed + deck.unseen + deck.known)
+        assert everything == Counter({LETTER[r]: per for r in RESOURCES})
+        # What is unseen is a multiset, in a fixed order: the real order is never read.
+        assert list(deck.unseen) == sorted(deck.unseen)
+        for other in range(3):
+            again = ai_solo_plan.solo_deck(redeal(state, 0, 50 + other))
+            assert again == deck
+            cells = ai_model.from_engine(state["towns"][0]["cells"])
+            assert ai_solo_plan.sampled_decks(again, cells, state["round"]) == ai_solo_plan.sampled_decks(
+                deck, cells, state["round"]
+            )
+
+
+def test_sampled_decks_hold_the_unseen_cards_then_the_own_picks() -> None:
+    state, _ = _picks(8, 4)
+    deck = ai_solo_plan.solo_deck(state)
+    assert deck.unseen
+    cells = ai_model.from_engine(state["towns"][0]["cells"])
+    samples = ai_solo_plan.sampled_decks(deck, cells, state["round"])
+    assert len(samples) == ai_solo_plan._SAMPLES
+    for order in samples:
+        cut = len(deck.unseen)
+        assert sorted(order[:cut]) == list(deck.unseen) and tuple(order[cut:]) == deck.known
+    # Different samples, or every plan would count on the same future.
+    assert len({tuple(order) for order in samples}) > 1
+
+
+def test_once_every_card_is_known_the_planned_cards_follow_the_engine() -> None:
+    """After 12 picks the deck is the bot's own picks: taking cards the way the plan search does
+    gives the same face-up cards as the engine, round after round."""
+    state, _ = _picks(5, 13)
+    deck = ai_solo_plan.solo_deck(state)
+    assert not deck.unseen
+    (order,) = ai_solo_plan.sampled_decks(deck, (), state["round"])
+    revealed = deck.revealed
+    for _ in range(6):
+        card = min(revealed)
+        revealed = ai_solo_plan._take(revealed, card, order)
+        resource = next(r for r in RESOURCES if LETTER[r] == card)
+        state, _ = GAME.apply(state, 0, {"verb": "announce", "resource": resource})
+        assert tuple(LETTER[r] for r in state["solo"]["revealed"]) == revealed
+        while state["phase"] != "announce" and state["phase"] != "finished":
+            state, _ = GAME.apply(state, 0, GAME.bot_move(state, 0, 1))
+        if state["phase"] == "finished":
+            break
+
+
+def test_with_the_deck_known_the_plan_counts_on_a_card_two_rounds_away() -> None:
+    """A Cottage lacks its wheat; no face-up card is wheat but the next card to come is: the plan
+    search (own choices only, every card known) sees the Cottage, and values the town higher than
+    with a deck that brings no wheat in time."""
+    state = GAME.setup(["ann"], FIRST_GAME, 2)
+    search = Search(state, 0)
+    town = ["" for _ in range(16)]
+    town[4], town[5] = "B", "G"  # A2 brick, B2 glass: B1 wheat completes a Cottage
+    cells = tuple(town)
+    shown = ("W", "W", "S")
+    wheat_next = ["H", "W", "S", "B", "G", "W", "S", "B", "G", "S", "B", "G"]
+    no_wheat = ["W", "S", "B", "G", "W", "S", "B", "G", "S", "B", "G", "H"]
+    order = list(wheat_next)
+    with_wheat = ai_solo_plan.planned(search, cells, shown, order, set())
+    without = ai_solo_plan.planned(search, cells, shown, list(no_wheat), set())
+    assert with_wheat > without
+    # Every line of the search takes cards from its own copy: the deck it was handed is intact.
+    assert order == wheat_next
