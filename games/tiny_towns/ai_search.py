@@ -367,21 +367,21 @@ def _choose_place(search: Search, state: State, seat: int, cells: Cells) -> Move
     moves = rules.place_moves(state, seat)
     if not moves:
         raise IllegalMove("The bot has nothing to do now.")
-    named = state["resource"]
     chances = search.next_chances(None)
-    options = []
-    for k, move in enumerate(moves):
-        after = cells
-        if move[MOVE_KEY] == "place":
-            i = CELL_INDEX[move["cell"]]
-            if cells[i] == EMPTY:
-                after = model.place(cells, i, LETTER[move.get("resource") or named])
-        elif move[MOVE_KEY] == "store" and move.get("swap"):
-            after = model.place(cells, CELL_INDEX[move["to"]], LETTER[move["swap"]])
-        elif move[MOVE_KEY] == "cave":
-            after = cells  # the cube is set aside: the town is unchanged
-        options.append((k, after, chances))
+    options = [(k, after_place(cells, move, state["resource"]), chances) for k, move in enumerate(moves)]
     return moves[search.rank(options)]
+
+
+def after_place(cells: Cells, move: Move, named: str | None) -> Cells:
+    """The bot's own town after one of its place-phase moves: the cube on its square, or a Warehouse
+    swap's cube put back; the cave sets the cube aside, which leaves the town unchanged."""
+    if move[MOVE_KEY] == "place":
+        i = CELL_INDEX[move["cell"]]
+        if cells[i] == EMPTY:
+            return model.place(cells, i, LETTER[str(move.get("resource") or named)])
+    elif move[MOVE_KEY] == "store" and move.get("swap"):
+        return model.place(cells, CELL_INDEX[move["to"]], LETTER[move["swap"]])
+    return cells
 
 
 def _choose_build(search: Search, state: State, seat: int, cells: Cells) -> Move:

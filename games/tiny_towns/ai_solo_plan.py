@@ -21,12 +21,11 @@ import json
 import zlib
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games.base import MOVE_KEY, IllegalMove, Move, State
+from games.base import IllegalMove, Move, State
 from games.rng import Rng
 from games.tiny_towns import ai_model as model
 from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells
 from games.tiny_towns.content import LETTER, RESOURCES, RULES
-from games.tiny_towns.patterns import CELL_INDEX
 
 if TYPE_CHECKING:  # ai_search imports this module
     from games.tiny_towns.ai_search import Search
@@ -159,16 +158,12 @@ def choose_place(search: Search, state: State, moves: list[Move], cells: Cells) 
     ``ai_search`` places before that: it already knows the next face-up cards exactly)."""
     if not moves:
         raise IllegalMove("The bot has nothing to do now.")
-    named = state["resource"]
+    from games.tiny_towns.ai_search import after_place
+
     deck = solo_deck(state)
-    options: list[tuple[Any, Cells, str | None]] = []
-    for k, move in enumerate(moves):
-        after = cells
-        if move[MOVE_KEY] == "place":
-            i = CELL_INDEX[move["cell"]]
-            if cells[i] == EMPTY:
-                after = model.place(cells, i, LETTER[move.get("resource") or named])
-        options.append((k, after, None))
+    options: list[tuple[Any, Cells, str | None]] = [
+        (k, after_place(cells, move, state["resource"]), None) for k, move in enumerate(moves)
+    ]
     return moves[best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))]
 
 

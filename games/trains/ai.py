@@ -19,6 +19,9 @@ from games.trains import board, movegen
 from games.trains.content import CARDS, MAPS, RULES
 from games.trains.rules import apply
 
+# What each target hex is worth to a seat (level 1's ``_targets``, or level 2's own in ai_rails.py).
+Targets = Callable[[State, int], dict[str, float]]
+
 _PLAY_ORDER_TRAINS = ("limited-express-train", "early-train", "express-train", "commuter-rush", "normal-train")
 
 
@@ -217,12 +220,13 @@ def _targets(state: State, seat: int) -> dict[str, float]:
     return out
 
 
-def _plan_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str]:
-    """Frontier hexes ordered by how well they lead to a valuable target."""
+def _plan_rails(state: State, seat: int, waive: tuple[str, ...] = (), worth: Targets | None = None) -> list[str]:
+    """Frontier hexes ordered by how well they lead to a valuable target (``worth``: what each target is
+    worth to the seat; level 1's own by default, level 2 passes its own)."""
     options = movegen.rail_options(state, seat, waive)
     if not options:
         return []
-    targets = _targets(state, seat)
+    targets = (worth or _targets)(state, seat)
     table = _static_distances(state["map"])
     scored = []
     for h in options:
@@ -234,14 +238,14 @@ def _plan_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[st
     return [h for _, h in scored]
 
 
-def _rail_moves(state: State, seat: int) -> Iterator[Move]:
+def _rail_moves(state: State, seat: int, worth: Targets | None = None) -> Iterator[Move]:
     hand = state["players"][seat]["hand"]
     for slug in sorted(set(hand)):
         card = CARDS[slug]
         if card.kind != "lay_rails":
             continue
         waive = tuple(card.effect.get("waive", []))
-        plan = _plan_rails(state, seat, waive)
+        plan = _plan_rails(state, seat, waive, worth)
         if not plan:
             continue
         if card.effect["rails"] == 1:
@@ -250,7 +254,7 @@ def _rail_moves(state: State, seat: int) -> Iterator[Move]:
             for second in plan[1:3]:
                 yield {MOVE_KEY: "play", "card": slug, "args": [plan[0], second]}
     if "central-station" in hand:
-        plan = _plan_rails(state, seat, ("river", "mountain"))
+        plan = _plan_rails(state, seat, ("river", "mountain"), worth)
         if plan:
             yield {MOVE_KEY: "play", "card": "central-station", "args": ["rail", plan[0]]}
 

@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from games.base import MOVE_KEY, Move, State
-from games.trains import ai, board, movegen
+from games.trains import ai
 from games.trains.content import CARDS, MAPS, RULES
 
 _SHARED = -2.0  # worth added to a city another seat already reaches
 _SLOTS = 0.6  # weight of the station bonus a city can reach when full
-_COST = 0.35  # worth taken off per coin a rail costs
 _REMOTE = 1.0  # weight of a remote location's printed value
 
 
@@ -40,42 +39,9 @@ def targets(state: State, seat: int) -> dict[str, float]:
     return out
 
 
-def plan(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str]:
-    """Frontier hexes ordered by how well they lead to a valuable target."""
-    options = movegen.rail_options(state, seat, waive)
-    if not options:
-        return []
-    wanted = targets(state, seat)
-    table = ai._static_distances(state["map"])
-    scored = []
-    for h in options:
-        dist = table[h]
-        value = max((w / (1 + dist.get(t, 99)) for t, w in wanted.items()), default=0.0)
-        value -= _COST * board.rail_cost(state, seat, h, waive)
-        scored.append((-value, h))
-    scored.sort()
-    return [h for _, h in scored]
-
-
 def rail_moves(state: State, seat: int) -> Iterator[Move]:
-    hand = state["players"][seat]["hand"]
-    for slug in sorted(set(hand)):
-        card = CARDS[slug]
-        if card.kind != "lay_rails":
-            continue
-        waive = tuple(card.effect.get("waive", []))
-        ranked = plan(state, seat, waive)
-        if not ranked:
-            continue
-        if card.effect["rails"] == 1:
-            yield {MOVE_KEY: "play", "card": slug, "args": [ranked[0]]}
-        else:
-            for second in ranked[1:3]:
-                yield {MOVE_KEY: "play", "card": slug, "args": [ranked[0], second]}
-    if "central-station" in hand:
-        ranked = plan(state, seat, ("river", "mountain"))
-        if ranked:
-            yield {MOVE_KEY: "play", "card": "central-station", "args": ["rail", ranked[0]]}
+    """Level 1's rail moves, ranked by level 2's worth of each target."""
+    return ai._rail_moves(state, seat, targets)
 
 
 def is_rail_move(move: Move) -> bool:
