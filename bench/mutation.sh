@@ -4,6 +4,7 @@
 #   bench/mutation.sh                    # every module, most important first
 #   bench/mutation.sh trains-board host  # only these modules
 #   bench/mutation.sh --collect host      # only re-read the results of a finished run
+#   bench/mutation.sh --survivors tramways # re-run only a finished run's unexplained survivors against today's tests
 #
 # An interrupted run resumes where it stopped (mutmut keeps every verdict in the scratch copy):
 #   cd /tmp/conductor-mutation/<module> && nice mutmut run --max-children 2; then bench/mutation.sh --collect <module>
@@ -67,11 +68,9 @@ if [[ "${1:-}" == "--collect" ]]; then  # only re-read finished runs (e.g. after
   exit 0
 fi
 
-wanted=" $* "
-for entry in "${MODULES[@]}"; do
-  IFS='|' read -r name files tests extra pg <<<"$entry"
-  if [[ $# -gt 0 && "$wanted" != *" $name "* ]]; then continue; fi
-  work="$SCRATCH/$name"
+# A scratch copy of the tree for one module, with its mutmut configuration: prepare <name> <files> <tests> <extra> <work>
+prepare() {
+  local name=$1 files=$2 tests=$3 extra=$4 work=$5
   rm -rf "$work" && mkdir -p "$work"
   git ls-files -z | xargs -0 tar -cf - | tar -xf - -C "$work"  # the committed tree (plus local edits)
   {
@@ -88,12 +87,61 @@ for entry in "${MODULES[@]}"; do
     printf 'pytest_add_cli_args=\n    -p\n    no:cacheprovider\n    -p\n    no:randomly\n'
     if [[ -n "${extra:-}" ]]; then IFS=';' read -ra args <<<"$extra"; for a in "${args[@]}"; do echo "    $a"; done; fi
   } >"$work/setup.cfg"
+}
+
+# mutmut run in a prepared copy, with a PostgreSQL cluster for the modules that need one: run_mutmut <work> <pg> [mutant names]
+run_mutmut() {
+  local work=$1 pg=$2 cluster=""
+  shift 2
+  if [[ "$pg" == "pg" ]]; then cluster=$(python3 -m tests.pgcluster); fi
+  (cd "$work" && CONDUCTOR_TEST_PG="$cluster" nice -n 10 mutmut run --max-children "$JOBS" "$@" >"$work/run.log" 2>&1 || true)
+  if [[ -n "$cluster" ]]; then python3 -m tests.pgcluster stop "$cluster"; fi
+}
+
+if [[ "${1:-}" == "--survivors" ]]; then
+  # Re-run only a finished run's unexplained survivors (bench/mutation_results/<module>.json minus the equivalents)
+  # against today's test selection: far cheaper than a whole run once new tests were written for them.
+  # Writes bench/mutation_results/fresh/<module>-survivors.json.
+  shift
+  for entry in "${MODULES[@]}"; do
+    IFS='|' read -r name files tests extra pg <<<"$entry"
+    if [[ " $* " != *" $name "* ]]; then continue; fi
+    work="$SCRATCH/$name-survivors"
+    prepare "$name" "$files" "$tests" "${extra:-}" "$work"
+    mapfile -t names < <(python3 - "$name" <<'PY'
+import json, sys
+results = "bench/mutation_results"
+run = json.load(open(f"{results}/{sys.argv[1]}.json"))
+equivalent = json.load(open(f"{results}/equivalent/{sys.argv[1]}.json"))
+print("\n".join(n for n in run["survivors"] if n not in equivalent))
+PY
+)
+    echo "== $name: re-running ${#names[@]} unexplained survivors" >&2
+    run_mutmut "$work" "${pg:-}" "${names[@]}"
+    (cd "$work" && mutmut results --all true >"$work/all.txt" 2>/dev/null || true)
+    python3 - "$work" "$name" "${names[@]}" >"bench/mutation_results/fresh/$name-survivors.json" <<'PY'
+import json, sys
+work, name, *names = sys.argv[1:]
+status = dict(line.strip().split(": ", 1) for line in open(f"{work}/all.txt") if ": " in line)
+verdicts = {n: status.get(n, "not checked") for n in names}
+counts = {v: sum(1 for x in verdicts.values() if x == v) for v in sorted(set(verdicts.values()))}
+print(json.dumps({"module": name, "checked": len(names), **counts,
+                  "survivors": sorted(n for n, v in verdicts.items() if v != "killed")}, indent=1))
+PY
+    cat "bench/mutation_results/fresh/$name-survivors.json" | head -12 >&2
+  done
+  exit 0
+fi
+
+wanted=" $* "
+for entry in "${MODULES[@]}"; do
+  IFS='|' read -r name files tests extra pg <<<"$entry"
+  if [[ $# -gt 0 && "$wanted" != *" $name "* ]]; then continue; fi
+  work="$SCRATCH/$name"
+  prepare "$name" "$files" "$tests" "${extra:-}" "$work"
   echo "== $name: mutating $files" >&2
   started=$(date +%s)
-  cluster=""
-  if [[ "${pg:-}" == "pg" ]]; then cluster=$(python3 -m tests.pgcluster); fi
-  (cd "$work" && CONDUCTOR_TEST_PG="$cluster" nice -n 10 mutmut run --max-children "$JOBS" >"$work/run.log" 2>&1 || true)
-  if [[ -n "$cluster" ]]; then python3 -m tests.pgcluster stop "$cluster"; fi
+  run_mutmut "$work" "${pg:-}"
   collect "$name" "$files" "$(( $(date +%s) - started ))"
 done
 python3 bench/mutation_summary.py
