@@ -13,8 +13,8 @@
 # Not part of .ci/run: the whole set takes well over ten minutes (hours on a busy shared machine). Each module is mutated in its own
 # scratch copy of the tree (MUTATION_DIR, default /tmp/conductor-mutation/<module>) and only the test files
 # named for it below are run (mutmut then runs, per mutant, only the tests that reach the mutated
-# function). Everything runs under `nice` with at most MUTATION_JOBS (default 2) workers, since the
-# machine is shared. Per-module counts land in bench/mutation_results/<module>.json; at the end
+# function). Everything runs under `nice` (MUTATION_NICE, default 10; 0 when the run comes first) with at most
+# MUTATION_JOBS (default 2) workers, since the machine is shared. Per-module counts land in bench/mutation_results/<module>.json; at the end
 # bench/mutation_summary.py prints the kill rates as JSON and rewrites the table in bench/mutation_report.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -94,7 +94,7 @@ run_mutmut() {
   local work=$1 pg=$2 cluster=""
   shift 2
   if [[ "$pg" == "pg" ]]; then cluster=$(python3 -m tests.pgcluster); fi
-  (cd "$work" && CONDUCTOR_TEST_PG="$cluster" nice -n 10 mutmut run --max-children "$JOBS" "$@" >"$work/run.log" 2>&1 || true)
+  (cd "$work" && CONDUCTOR_TEST_PG="$cluster" nice -n "${MUTATION_NICE:-10}" mutmut run --max-children "$JOBS" "$@" >"$work/run.log" 2>&1 || true)
   if [[ -n "$cluster" ]]; then python3 -m tests.pgcluster stop "$cluster"; fi
 }
 
