@@ -5,6 +5,10 @@
 #   bench/mutation.sh trains-board host  # only these modules
 #   bench/mutation.sh --collect host      # only re-read the results of a finished run
 #   bench/mutation.sh --survivors tramways # re-run only a finished run's unexplained survivors against today's tests
+#   bench/mutation.sh --save storage      # keep a (running or stopped) run's verdicts in the repository
+#
+# Verdicts are kept in bench/mutation_results/verdicts/<module>.json (bench/mutation_verdicts.py): a run starts from
+# them and checks only the rest, so a module too slow for one session goes on in the next (MUTATION_FRESH=1: from nothing).
 #
 # An interrupted run resumes where it stopped (mutmut keeps every verdict in the scratch copy):
 #   cd /tmp/conductor-mutation/<module> && nice mutmut run --max-children 2; then bench/mutation.sh --collect <module>
@@ -98,6 +102,12 @@ run_mutmut() {
   if [[ -n "$cluster" ]]; then python3 -m tests.pgcluster stop "$cluster"; fi
 }
 
+if [[ "${1:-}" == "--save" ]]; then
+  shift
+  for name in "$@"; do python3 bench/mutation_verdicts.py save "$SCRATCH/$name" "$name"; done
+  exit 0
+fi
+
 if [[ "${1:-}" == "--survivors" ]]; then
   # Re-run only a finished run's unexplained survivors and untested mutants (bench/mutation_results/<module>.json minus
   # the equivalents)
@@ -140,9 +150,11 @@ for entry in "${MODULES[@]}"; do
   if [[ $# -gt 0 && "$wanted" != *" $name "* ]]; then continue; fi
   work="$SCRATCH/$name"
   prepare "$name" "$files" "$tests" "${extra:-}" "$work"
+  if [[ -z "${MUTATION_FRESH:-}" ]]; then python3 bench/mutation_verdicts.py restore "$work" "$name" >&2; fi
   echo "== $name: mutating $files" >&2
   started=$(date +%s)
   run_mutmut "$work" "${pg:-}"
+  python3 bench/mutation_verdicts.py save "$work" "$name" >/dev/null
   collect "$name" "$files" "$(( $(date +%s) - started ))"
 done
 python3 bench/mutation_summary.py
