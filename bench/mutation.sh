@@ -130,16 +130,19 @@ PY
     echo "== $name: re-running ${#names[@]} unexplained survivors" >&2
     run_mutmut "$work" "${pg:-}" "${names[@]}"
     (cd "$work" && mutmut results --all true >"$work/all.txt" 2>/dev/null || true)
-    python3 - "$work" "$name" "${names[@]}" >"bench/mutation_results/fresh/$name-survivors.json" <<'PY'
+    python3 - "$work" "$name" "$tests" "${names[@]}" >"bench/mutation_results/fresh/$name-survivors.json" <<'PY'
 import json, sys
-work, name, *names = sys.argv[1:]
+work, name, tests, *names = sys.argv[1:]
 status = dict(line.strip().split(": ", 1) for line in open(f"{work}/all.txt") if ": " in line)
 verdicts = {n: status.get(n, "not checked") for n in names}
-counts = {v: sum(1 for x in verdicts.values() if x == v) for v in sorted(set(verdicts.values()))}
-print(json.dumps({"module": name, "checked": len(names), **counts,
-                  "survivors": sorted(n for n, v in verdicts.items() if v != "killed")}, indent=1))
+def named(*wanted): return sorted(n for n, v in verdicts.items() if v in wanted)
+# the format of bench/mutation_fresh.py's results, which bench/mutation_summary.py reads
+print(json.dumps({"module": name, "mutants": "survivors", "tests": tests.split(), "of": len(names),
+                  "checked": named("killed", "survived", "timeout", "suspicious", "segfault"),
+                  "killed": len(named("killed")), "timeout": named("timeout"), "survived": named("survived"),
+                  "unchecked": named("not checked", "no tests", "skipped")}, indent=1))
 PY
-    cat "bench/mutation_results/fresh/$name-survivors.json" | head -12 >&2
+    python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print(r['of'], 'checked:', r['killed'], 'killed,', len(r['survived']), 'survived')" "bench/mutation_results/fresh/$name-survivors.json" >&2
   done
   exit 0
 fi
