@@ -34,3 +34,13 @@ def test_the_exact_payment_refusal_follows_the_setting(allowed: bool, text: str)
         state = crafted(PARK, [], parcels={"P1": 0})
         hand(state, 0, "contractor")
         assert refused(state, 0, "/tram build P1 R with contractor:build+rail", parse=True) == text
+
+
+def test_cards_not_held() -> None:
+    state = crafted(PARK, [], parcels={"P1": 0})
+    hand(state, 0, "contractor", "investor")
+    assert refused(state, 0, "/tram build P1 R with builder:build", parse=True) == "You do not hold builder."
+    # Two tokens of one card need two copies in hand.
+    assert refused(state, 0, "/tram build P1 R with contractor:build contractor:rail", parse=True) == (
+        "You do not hold that many copies of contractor."
+    )
