@@ -27,8 +27,14 @@ def parcels() -> dict[str, Any]:
 def test_the_refusal_offers_only_your_unbuilt_parcels() -> None:
     state = parcels()
     offer = "Yours to build on: P1, P4."
-    assert refused(state, 0, "/tram build P2 R with contractor:build", parse=True) == f"P2 is not a parcel of yours. {offer}"
-    assert refused(state, 0, "/tram build P5 R with contractor:build", parse=True) == f"P5 is not a parcel of yours. {offer}"
+    assert (
+        refused(state, 0, "/tram build P2 R with contractor:build", parse=True)
+        == f"P2 is not a parcel of yours. {offer}"
+    )
+    assert (
+        refused(state, 0, "/tram build P5 R with contractor:build", parse=True)
+        == f"P5 is not a parcel of yours. {offer}"
+    )
     assert refused(state, 0, "/tram build P3 R with contractor:build", parse=True) == "P3 is already built on."
     # Green's only parcel is unbuilt; orange's unbuilt parcels are not green's to build on.
     green = parcels()
@@ -91,7 +97,9 @@ def test_the_last_building_card_and_none_left(cards_left: int, takes: bool) -> N
     state["building_cards"]["I"] = cards_left
     state, events = do(state, 0, "/tram build P4 I with contractor:build")
     took = " and takes an Industry card" if takes else ""
-    assert [e["text"] for e in events] == [f"orange builds an Industry (I) building on P4 for $2{took} (playing Contractor)."]
+    assert [e["text"] for e in events] == [
+        f"orange builds an Industry (I) building on P4 for $2{took} (playing Contractor)."
+    ]
     assert state["building_cards"]["I"] == 0
     assert state["players"][0]["hand"] == (["industry-card"] if takes else [])
     assert state["building_tiles"]["I"] == 1
@@ -101,7 +109,9 @@ def test_a_card_with_build_and_new_passenger_icons_places_its_passenger() -> Non
     # No card of today's data shows both icons; the data may gain one (content.py loads any icon list),
     # and the build action then places the new passenger like every other action.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setitem(CARDS, "test-town-planner", Card("test-town-planner", "Town Planner", "auction", ("build", "pax")))
+        patch.setitem(
+            CARDS, "test-town-planner", Card("test-town-planner", "Town Planner", "auction", ("build", "pax"))
+        )
         state = crafted(PARK, [], parcels={"P1": 0})
         state["passengers"]["R1"] = 0
         hand(state, 0, "test-town-planner")

@@ -17,7 +17,9 @@ ALL = {"station": True, "exchange": True, "park": True}
 def city(upgraded: bool = False) -> dict:
     """A two-cell Residence R1 (A3-B3), parcels P1 (built on by orange: a Commercial) and P2 (green's,
     unbuilt), and the three expansion tiles."""
-    state = crafted(["t-wide", "t-plain", "t-plain", "t-plain"], TILES, modules=ALL, parcels={"P1": 0, "P2": 1}, built={"P1": "C"})
+    state = crafted(
+        ["t-wide", "t-plain", "t-plain", "t-plain"], TILES, modules=ALL, parcels={"P1": 0, "P2": 1}, built={"P1": "C"}
+    )
     state["built"]["P1"]["upgraded"] = upgraded
     return state
 
