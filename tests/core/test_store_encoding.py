@@ -32,3 +32,43 @@ def test_keys_that_are_not_text_fall_back_to_the_json_module():
 def test_keys_are_sorted_so_equal_values_compress_alike():
     assert compress({"b": 1, "a": {"d": 2, "c": 3}}) == compress({"a": {"c": 3, "d": 2}, "b": 1})
     assert zlib.decompress(compress({"b": 1, "a": 0})) == b'{"a":0,"b":1}'
+
+
+def _seeded_texts() -> list[bytes]:
+    """The JSON of states along seeded level-0 bot games of every game (2 to 4 players), and of
+    move logs of growing length (archived logs reach tens of KB): what ``compress`` is given."""
+    import orjson
+
+    import games
+    from games.options import defaults
+
+    texts: list[bytes] = []
+    for slug in ("tiny-towns", "trains", "tramways", "trolley-town"):
+        spec = games.get_game(slug)
+        for seed in range(3):
+            players = ["ann", "bob", "cat", "dan"][: 2 + seed]
+            state = spec.setup(players, defaults(spec.options), seed)
+            for step in range(120):
+                status = spec.status(state)
+                if status.finished or not status.to_act:
+                    break
+                seat = status.to_act[0]
+                state, _ = spec.apply(state, seat, spec.bot_move(state, seat, 0))
+                if step % 7 == 0:
+                    texts.append(orjson.dumps(state, option=orjson.OPT_SORT_KEYS))
+    log = [[seq, seq % 4, f"u{seq % 4}", f"/tt place A{seq % 4 + 1}", 0, 0, 1.7e9 + seq] for seq in range(2000)]
+    texts += [orjson.dumps(log[:count]) for count in (1, 10, 100, 400, 2000)]
+    return texts
+
+
+def test_deflate_is_zlib_compress_at_least_as_small_on_seeded_states_and_logs():
+    """``deflate`` (tables sized to the text) against its plain definition, zlib.compress at
+    COMPRESSION_LEVEL: the same text back through zlib.decompress, never a longer output."""
+    from storage.db import COMPRESSION_LEVEL, deflate
+
+    texts = _seeded_texts()
+    assert len(texts) > 100 and min(map(len, texts)) < 200 and max(map(len, texts)) > 32_768
+    for text in texts:
+        fast, plain = deflate(text), zlib.compress(text, COMPRESSION_LEVEL)
+        assert zlib.decompress(fast) == text
+        assert len(fast) <= len(plain), (len(text), len(fast), len(plain))
