@@ -17,7 +17,7 @@ import threading
 import time
 import zlib
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -99,6 +99,20 @@ class GameRow:
     salt: str | None = None  # with the seed, what the commitment posted at the start hashes
     commitment: str | None = None
     listing: str | None = None  # the stored one line for /game list (None: written before migration 7)
+
+
+def updated(row: GameRow, changes: Mapping[str, Any]) -> GameRow:
+    """``dataclasses.replace(row, **changes)`` at a third of its cost: the row's attributes with
+    ``changes`` over them, without replace's walk over the fields and the frozen __init__'s nineteen
+    object.__setattr__ calls (together half the event loop's CPU of a ``Store.commit``). GameRow has
+    no __post_init__, no field left out of __init__ and no slots, so this builds what replace builds."""
+    unknown = changes.keys() - row.__dict__.keys()
+    if unknown:
+        raise TypeError(f"GameRow has no field {sorted(unknown)[0]!r}")
+    new = object.__new__(GameRow)
+    new.__dict__.update(row.__dict__)
+    new.__dict__.update(changes)
+    return new
 
 
 @dataclass(frozen=True)
@@ -227,10 +241,10 @@ def _game(row: Sequence[Any], cache: dict[int, tuple[int, dict[str, Any]]] | Non
     cached = cache.get(gid) if cache is not None and compressed else None
     if cached is not None and cached[0] == version:
         columns[9] = cached[1]
-        return replace(_decode_game(columns, decode_state=False), listing=listing)
+        return _decode_game(columns, decode_state=False, listing=listing)
     if compressed:
         columns[9] = _inflate(state_z)
-    game = replace(_decode_game(columns), listing=listing)
+    game = _decode_game(columns, listing=listing)
     if cache is not None and compressed and game.state is not None and game.damaged is None:
         _remember(cache, gid, version, game.state)
     return game
@@ -243,7 +257,7 @@ def _remember(cache: dict[int, tuple[int, dict[str, Any]]], game_id: int, versio
         del cache[next(iter(cache))]  # the least recently stored
 
 
-def _decode_game(row: Iterable[Any], decode_state: bool = True) -> GameRow:
+def _decode_game(row: Iterable[Any], decode_state: bool = True, listing: str | None = None) -> GameRow:
     (
         gid,
         guild,
@@ -287,6 +301,7 @@ def _decode_game(row: Iterable[Any], decode_state: bool = True) -> GameRow:
         damaged=damage,
         salt=salt,
         commitment=commitment,
+        listing=listing,
     )
 
 
@@ -867,7 +882,7 @@ class Store(CommunityStore, SharedStatements):
             "listing": listing,
         }
         changed.update({key: value for key, value in given.items() if value is not None})
-        return replace(game, **changed), outbox_id
+        return updated(game, changed), outbox_id
 
     # ----- the outbox ------------------------------------------------------------------------
 

@@ -72,3 +72,55 @@ def test_deflate_is_zlib_compress_at_least_as_small_on_seeded_states_and_logs():
         fast, plain = deflate(text), zlib.compress(text, COMPRESSION_LEVEL)
         assert zlib.decompress(fast) == text
         assert len(fast) <= len(plain), (len(text), len(fast), len(plain))
+
+
+def test_updated_builds_what_dataclasses_replace_builds_on_seeded_rows_and_changes():
+    """``storage.db.updated`` (the row Store.commit returns) against its plain definition,
+    dataclasses.replace: equal rows, field for field, for seeded rows and every subset of changes
+    commit makes; the row changed from is left as it was; an unknown field is refused like replace."""
+    import dataclasses
+    import random
+
+    from storage.db import GameRow, updated
+
+    rng = random.Random(7)
+    for _ in range(300):
+        row = GameRow(
+            id=rng.randrange(1, 10**6),
+            guild_id=str(rng.randrange(10**17)),
+            channel_id=str(rng.randrange(10**17)),
+            game=rng.choice(["tiny-towns", "trains", "tramways", "trolley-town"]),
+            status=rng.choice(["lobby", "active", "finished", "aborted"]),
+            host_id=str(rng.randrange(100)),
+            options={"monuments": rng.choice(["on", "off"])},
+            seed=rng.choice([None, rng.randrange(2**62)]),
+            rules_version="1",
+            state=rng.choice([None, {"round": rng.randrange(20)}]),
+            version=rng.randrange(500),
+            created_at=rng.random() * 1e9,
+            updated_at=rng.random() * 1e9,
+            paused=rng.random() < 0.5,
+            damaged=rng.choice([None, "its seed is not a whole number"]),
+            salt=rng.choice([None, "s"]),
+            commitment=rng.choice([None, "c"]),
+            listing=rng.choice([None, "a line"]),
+        )
+        before = dataclasses.asdict(row)
+        candidates = {
+            "version": row.version + 1,
+            "updated_at": rng.random() * 1e9,
+            "state": {"round": rng.randrange(20)},
+            "status": rng.choice(["active", "finished", "aborted"]),
+            "seed": rng.randrange(2**62),
+            "host_id": str(rng.randrange(100)),
+            "paused": rng.random() < 0.5,
+            "salt": "t",
+            "commitment": "d",
+            "listing": "another line",
+        }
+        changes = {k: v for k, v in candidates.items() if rng.random() < 0.5}
+        fast, plain = updated(row, changes), dataclasses.replace(row, **changes)
+        assert fast == plain and dataclasses.asdict(fast) == dataclasses.asdict(plain)
+        assert dataclasses.asdict(row) == before
+    with pytest.raises(TypeError):
+        updated(row, {"colour": "red"})
