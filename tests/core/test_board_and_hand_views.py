@@ -108,3 +108,31 @@ async def test_a_game_without_a_private_summary_says_the_view_is_private(
     assert (reply.error, reply.private, reply.public) == (None, "Your private view:", "")
     assert (reply.game_id, reply.version) == (row.id, row.version)
     assert reply.legal == []  # ann names the resource first
+
+
+@pytest.mark.parametrize("seed", [3, 42, 77])
+async def test_kept_drawings_are_the_current_drawings_along_a_seeded_game(store: Store, seed: int) -> None:
+    """The Conductor keeps what it drew by game, version, viewer and focus (``Conductor._draw``),
+    and its plain definition is drawing afresh: along a seeded game played by level-0 bots, after
+    every move, the posted board, every /game board focus and both hands are the drawing of the
+    state now, though each is asked twice at one version and the round's board was drawn already."""
+    drawing = Conductor(store, seed_source=lambda: seed)
+    spec = games.get_game("tiny-towns")
+    await started_two_player(drawing)
+    actors = [ANN, BOB]
+    for _ in range(7):
+        state = await open_state(store)
+        seat = spec.status(state).to_act[0]
+        reply = await say(drawing, actors[seat], spec.format(spec.bot_move(state, seat, 0)))
+        assert reply.ok, reply.error
+        state = await open_state(store)
+        public = spec.view(state, None)
+        for image in reply.images[:1]:  # the board posted when a round ends
+            assert image.data == render_board(public, None)
+        for _ in range(2):
+            for focus, seat_shown in [("", None), (" ann", 0), (" bob", 1)]:
+                [image] = (await say(drawing, CAT, "/game board" + focus)).private_images
+                assert image.data == render_board(public, seat_shown), focus
+            for viewer, actor in enumerate(actors):
+                [image] = (await say(drawing, actor, "/game hand")).private_images
+                assert image.data == render_board(spec.view(state, viewer), viewer)
