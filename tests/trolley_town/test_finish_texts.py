@@ -7,8 +7,10 @@ from __future__ import annotations
 from games.trolley_town.rules import resign
 from tests.trolley_town.helpers import NAMES, done_all, finish, game, next_round, pass_all, play, put, texts, vp
 
-# Every town keeps exactly the keys setup gave it (a misspelt key would leave the real one stale).
-TOWN_KEYS = set(game(2)["towns"][0])
+
+def town_keys() -> set[str]:
+    """The keys setup gives a town: a misspelt key in a later state would leave the real one stale."""
+    return set(game(2)["towns"][0])
 
 
 def test_game_end_lines_name_their_player_and_the_closing_line_posts_the_board() -> None:
@@ -50,7 +52,7 @@ def test_the_finished_state_has_no_turn_and_no_town_left_mid_step() -> None:
     assert state["turn"] is None
     assert "TURN" not in state and "XXturnXX" not in state
     for town in state["towns"]:
-        assert set(town) == TOWN_KEYS
+        assert set(town) == town_keys()
         assert town["step"] == "" and town["pending"] == []
 
 
@@ -62,7 +64,7 @@ def test_a_finish_mid_construction_clears_the_turn_and_pending_choices() -> None
     state, events = resign(state, 2)
     assert state["phase"] == "finished" and state["turn"] is None
     assert "TURN" not in state and "XXturnXX" not in state
-    assert [set(t) for t in state["towns"]] == [TOWN_KEYS] * 3
+    assert [set(t) for t in state["towns"]] == [town_keys()] * 3
     assert events[-1] == {"text": "Game over: ann wins with 0 VP.", "post_board": True}
 
 
@@ -71,7 +73,7 @@ def test_the_rounds_in_between_leave_every_step_empty() -> None:
     state = next_round(game(2))
     assert state["phase"] == "construction" and state["round"] == 2
     for town in state["towns"]:
-        assert set(town) == TOWN_KEYS
+        assert set(town) == town_keys()
         assert town["step"] == ""
 
 
