@@ -5,7 +5,7 @@ line posted with the board, and the line when no one is left playing."""
 from __future__ import annotations
 
 from games.trolley_town.rules import resign
-from tests.trolley_town.helpers import NAMES, done_all, finish, game, next_round, pass_all, play, put, texts, vp
+from tests.trolley_town.helpers import NAMES, finish, game, next_round, pass_all, play, put, texts, vp
 
 
 def town_keys() -> set[str]:
@@ -85,4 +85,3 @@ def test_when_the_only_player_resigns_no_one_wins() -> None:
         {"text": f"{NAMES[0]} resigns.", "post_board": True},
         {"text": "Game over:  wins with 0 VP.", "post_board": True},
     ]
-

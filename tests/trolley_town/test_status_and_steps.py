@@ -10,6 +10,13 @@ from games.trolley_town.rules import resign
 from tests.trolley_town.helpers import done_all, game, offer, pass_all, play, put, texts
 
 
+def test_done_before_round_4_leaves_the_step_done() -> None:
+    state = pass_all(game(2))
+    state, _ = play(state, 0, "/trolley done")
+    assert state["towns"][0]["step"] == "done"
+    assert set(state["towns"][0]) == set(game(2)["towns"][0])
+
+
 def test_the_status_in_each_phase() -> None:
     state = game(2)
     assert GAME.status(state) == Status((0,), False, "Round 1 · Construction: ann to build, lay routes or pass")
@@ -30,13 +37,6 @@ def test_transport_starts_with_no_turn() -> None:
     state = pass_all(game(2))
     assert state["phase"] == "transport" and state["turn"] is None
     assert set(state) == set(game(2))
-
-
-def test_done_before_round_4_leaves_the_step_done() -> None:
-    state = pass_all(game(2))
-    state, _ = play(state, 0, "/trolley done")
-    assert state["towns"][0]["step"] == "done"
-    assert set(state["towns"][0]) == set(game(2)["towns"][0])
 
 
 def test_conversions_are_said_in_build_order_and_the_neighbour_bonus_is_processing_points() -> None:
