@@ -56,3 +56,13 @@ def test_a_second_done_in_round_4_finishes_the_player() -> None:
     assert state["towns"][0]["step"] == "finished"
     assert set(state["towns"][0]) == town_keys()
     assert to_act(state) == (1,)
+
+
+def test_the_phase_change_leaves_the_state_it_started_from_untouched() -> None:
+    """The last pass starts transport, which changes every town (steps, allowances): the other
+    towns, shared with the old state until then, must be copied first."""
+    before = play(game(2), 0, "/trolley pass")[0]
+    snapshot = frozen(before)
+    after, _ = play(before, 1, "/trolley pass")
+    assert after["phase"] == "transport"
+    assert frozen(before) == snapshot
