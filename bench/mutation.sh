@@ -6,6 +6,7 @@
 #   bench/mutation.sh --collect host      # only re-read the results of a finished run
 #   bench/mutation.sh --survivors tramways # re-run only a finished run's unexplained survivors against today's tests
 #   bench/mutation.sh --save storage      # keep a (running or stopped) run's verdicts in the repository
+#   bench/mutation.sh --only host 'bot.table.x_board__*' 'bot.table.x_hand__*'  # only these mutants (changed functions)
 #
 # Verdicts are kept in bench/mutation_results/verdicts/<module>.json (bench/mutation_verdicts.py): a run starts from
 # them and checks only the rest, so a module too slow for one session goes on in the next (MUTATION_FRESH=1: from nothing).
@@ -108,18 +109,24 @@ if [[ "${1:-}" == "--save" ]]; then
   exit 0
 fi
 
-if [[ "${1:-}" == "--survivors" ]]; then
-  # Re-run only a finished run's unexplained survivors and untested mutants (bench/mutation_results/<module>.json minus
-  # the equivalents)
-  # against today's test selection: far cheaper than a whole run once new tests were written for them.
-  # Writes bench/mutation_results/fresh/<module>-survivors.json.
+if [[ "${1:-}" == "--survivors" || "${1:-}" == "--only" ]]; then
+  # --survivors <modules>: re-run only a finished run's unexplained survivors and untested mutants
+  # (bench/mutation_results/<module>.json minus the equivalents) against today's test selection: far cheaper than a
+  # whole run once new tests were written for them. --only <module> <mutmut name patterns>: only the mutants those
+  # patterns name, e.g. the functions a change touched after a complete run. Writes
+  # bench/mutation_results/fresh/<module>-survivors.json or <module>-only.json.
+  mode=${1#--}
   shift
+  if [[ "$mode" == "only" ]]; then wanted_modules=$1; shift; patterns=("$@"); else wanted_modules=$*; fi
   for entry in "${MODULES[@]}"; do
     IFS='|' read -r name files tests extra pg <<<"$entry"
-    if [[ " $* " != *" $name "* ]]; then continue; fi
-    work="$SCRATCH/$name-survivors"
+    if [[ " $wanted_modules " != *" $name "* ]]; then continue; fi
+    work="$SCRATCH/$name-$mode"
     prepare "$name" "$files" "$tests" "${extra:-}" "$work"
-    mapfile -t names < <(python3 - "$name" <<'PY'
+    if [[ "$mode" == "only" ]]; then
+      names=("${patterns[@]}")
+    else
+      mapfile -t names < <(python3 - "$name" <<'PY'
 import json, sys
 results = "bench/mutation_results"
 run = json.load(open(f"{results}/{sys.argv[1]}.json"))
@@ -127,22 +134,25 @@ equivalent = json.load(open(f"{results}/equivalent/{sys.argv[1]}.json"))
 print("\n".join(n for n in run["survivors"] + run.get("no_tests_names", []) if n not in equivalent))
 PY
 )
-    echo "== $name: re-running ${#names[@]} unexplained survivors" >&2
+    fi
+    echo "== $name: re-running ${#names[@]} ($mode)" >&2
     run_mutmut "$work" "${pg:-}" "${names[@]}"
     (cd "$work" && mutmut results --all true >"$work/all.txt" 2>/dev/null || true)
-    python3 - "$work" "$name" "$tests" "${names[@]}" >"bench/mutation_results/fresh/$name-survivors.json" <<'PY'
-import json, sys
-work, name, tests, *names = sys.argv[1:]
+    python3 - "$work" "$name" "$tests" "$mode" "${names[@]}" >"bench/mutation_results/fresh/$name-$mode.json" <<'PY'
+import fnmatch, json, sys
+work, name, tests, mode, *names = sys.argv[1:]
 status = dict(line.strip().split(": ", 1) for line in open(f"{work}/all.txt") if ": " in line)
+if mode == "only":  # the patterns, as mutmut matched them
+    names = sorted(n for n in status if any(fnmatch.fnmatchcase(n, p) for p in names))
 verdicts = {n: status.get(n, "not checked") for n in names}
 def named(*wanted): return sorted(n for n, v in verdicts.items() if v in wanted)
 # the format of bench/mutation_fresh.py's results, which bench/mutation_summary.py reads
-print(json.dumps({"module": name, "mutants": "survivors", "tests": tests.split(), "of": len(names),
+print(json.dumps({"module": name, "mutants": mode, "tests": tests.split(), "of": len(names),
                   "checked": named("killed", "survived", "timeout", "suspicious", "segfault"),
                   "killed": len(named("killed")), "timeout": named("timeout"), "survived": named("survived"),
                   "unchecked": named("not checked", "no tests", "skipped")}, indent=1))
 PY
-    python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print(r['of'], 'checked:', r['killed'], 'killed,', len(r['survived']), 'survived')" "bench/mutation_results/fresh/$name-survivors.json" >&2
+    python3 -c "import json, sys; r = json.load(open(sys.argv[1])); print(r['of'], 'checked:', r['killed'], 'killed,', len(r['survived']), 'survived')" "bench/mutation_results/fresh/$name-$mode.json" >&2
   done
   exit 0
 fi
