@@ -5,7 +5,10 @@ the hand's move menu with the game's labels (issue 17, host mutation testing: ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -136,3 +139,41 @@ async def test_kept_drawings_are_the_current_drawings_along_a_seeded_game(store:
             for viewer, actor in enumerate(actors):
                 [image] = (await say(drawing, actor, "/game hand")).private_images
                 assert image.data == render_board(spec.view(state, viewer), viewer)
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """A render executor that counts the drawings asked of it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.drawn = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.drawn += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_a_board_or_hand_asked_again_at_the_same_version_is_not_drawn_again(store: Store) -> None:
+    """The point of keeping drawings (issue 14): on a busy server the same picture is asked for again
+    and again between two moves; only a new version, another focus or another viewer draws anew."""
+    executor = CountingExecutor()
+    host = Conductor(store, seed_source=lambda: 7, render_executor=executor)
+    try:
+        await started_two_player(host)
+        assert (await say(host, CAT, "/game board")).private_images
+        assert executor.drawn == 1
+        await say(host, BOB, "/game board")
+        assert executor.drawn == 1  # the same picture, whoever asks
+        await say(host, CAT, "/game board ann")
+        assert executor.drawn == 2  # another focus
+        await say(host, BOB, "/game hand")
+        await say(host, BOB, "/game hand")
+        assert executor.drawn == 3
+        await say(host, ANN, "/game hand")
+        assert executor.drawn == 4  # another viewer
+        assert (await say(host, ANN, "/tt announce wood")).ok
+        await say(host, CAT, "/game board")
+        await say(host, BOB, "/game hand")
+        assert executor.drawn == 6  # a new version
+    finally:
+        executor.shutdown()
