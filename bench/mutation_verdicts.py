@@ -44,10 +44,12 @@ def save(work: Path, module: str) -> dict[str, int]:
         hashes = data["hash_by_function_name"]
         old = saved.get(source, {"hashes": {}, "verdicts": {}})
         # an earlier session's verdict stays while its function is unchanged and this run did not decide it again
+        # (a survivor now of a mutant killed before, after a test was removed, drops the old kill)
+        decided = {name for name, code in data["exit_code_by_key"].items() if code is not None}
         verdicts = {
             name: code
             for name, code in old["verdicts"].items()
-            if old["hashes"].get(_function(name)) == hashes.get(_function(name))
+            if old["hashes"].get(_function(name)) == hashes.get(_function(name)) and name not in decided
         }
         verdicts.update(_kept(module, data["exit_code_by_key"]))
         saved[source] = {"hashes": hashes, "verdicts": dict(sorted(verdicts.items()))}
