@@ -4,7 +4,12 @@ cannot be decoded, which is deleted rather than stopping every timer after it.""
 
 from __future__ import annotations
 
-from storage import AnyStore, SeatRow, TimerRow
+import logging
+
+import pytest
+
+from storage import AnyStore, SeatRow, Store, TimerRow
+from storage.shared import ListedGame
 from tests.storage.conftest import Clock, rows
 
 
@@ -43,3 +48,42 @@ async def test_a_timer_that_cannot_be_decoded_is_deleted_and_the_others_still_fi
         TimerRow(last, game.id, "reminder", 30.0, {"n": 3}),
     ]
     assert await rows(clocked, "SELECT id FROM timers ORDER BY id") == [(first,), (last,)]
+
+
+async def test_the_next_timer_skips_one_that_cannot_be_decoded_and_says_why_it_went(
+    clocked: AnyStore, caplog: pytest.LogCaptureFixture
+):
+    game = await clocked.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
+    bad = await clocked.add_timer("reminder", 10.0, game.id, {"n": 1})
+    good = await clocked.add_timer("reminder", 20.0, game.id, {"n": 2})
+    await clocked._write("UPDATE timers SET payload = ? WHERE id = ?", ("[1, 2]", bad))
+    with caplog.at_level(logging.WARNING, logger="storage.db"):
+        assert await clocked.next_timer() == TimerRow(good, game.id, "reminder", 20.0, {"n": 2})
+    assert [r.getMessage() for r in caplog.records if r.name == "storage.db"] == [
+        f"timer {bad} deleted: its payload cannot be decoded (not a JSON object)"
+    ]
+    assert await rows(clocked, "SELECT id FROM timers ORDER BY id") == [(good,)]
+
+
+async def test_a_timer_whose_due_time_is_not_a_number_is_deleted_too(
+    sqlite_store: Store, caplog: pytest.LogCaptureFixture
+):
+    """Only SQLite can hold such a row (its REAL column keeps text that reads as no number)."""
+    game = await sqlite_store.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
+    first = await sqlite_store.add_timer("reminder", 10.0, game.id, {"n": 1})
+    second = await sqlite_store.add_timer("reminder", 20.0, game.id, {"n": 2})
+    await sqlite_store._write("UPDATE timers SET due_at = 'soon' WHERE id = ?", (first,))
+    with caplog.at_level(logging.WARNING, logger="storage.db"):
+        assert await sqlite_store.timers(game.id) == [TimerRow(second, game.id, "reminder", 20.0, {"n": 2})]
+    assert [r.getMessage() for r in caplog.records if r.name == "storage.db"] == [
+        f"timer {first} deleted: its kind or due time is not valid"
+    ]
+
+
+async def test_the_list_page_names_no_seat_and_counts_zero_when_empty(clocked: AnyStore):
+    assert await clocked.list_page("g1", 0.0, 0, 5) == ([], 0)
+    game_id = await _active_game(clocked, "c0", [0])
+    assert await clocked.list_page("g1", 0.0, 0, 5) == (
+        [ListedGame(game_id, "c0", "tiny-towns", "active", "listing of c0", 2, None)],
+        1,
+    )
