@@ -25,7 +25,7 @@ async def _active_game(store: AnyStore, channel: str, waiting: list[int]) -> int
     return game.id
 
 
-async def test_the_waiting_page_counts_every_waiting_game_and_none_is_zero(clocked: AnyStore):
+async def test_the_waiting_page_counts_every_waiting_game_and_none_is_zero(clocked: AnyStore) -> None:
     assert await clocked.waiting_page("u1", 0, 2) == ([], 0)
     ids = [await _active_game(clocked, f"c{n}", waiting) for n, waiting in enumerate([[0], [1], [0, 1], [0]])]
     page, total = await clocked.waiting_page("u1", 0, 2)
@@ -37,7 +37,9 @@ async def test_the_waiting_page_counts_every_waiting_game_and_none_is_zero(clock
     assert ([listed.id for listed in page], total) == ([ids[1], ids[2]], 2)
 
 
-async def test_a_timer_that_cannot_be_decoded_is_deleted_and_the_others_still_fire(clocked: AnyStore, clock: Clock):
+async def test_a_timer_that_cannot_be_decoded_is_deleted_and_the_others_still_fire(
+    clocked: AnyStore, clock: Clock
+) -> None:
     game = await clocked.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
     first = await clocked.add_timer("reminder", 10.0, game.id, {"n": 1})
     bad = await clocked.add_timer("reminder", 20.0, game.id, {"n": 2})
@@ -52,7 +54,7 @@ async def test_a_timer_that_cannot_be_decoded_is_deleted_and_the_others_still_fi
 
 async def test_the_next_timer_skips_one_that_cannot_be_decoded_and_says_why_it_went(
     clocked: AnyStore, caplog: pytest.LogCaptureFixture
-):
+) -> None:
     game = await clocked.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
     bad = await clocked.add_timer("reminder", 10.0, game.id, {"n": 1})
     good = await clocked.add_timer("reminder", 20.0, game.id, {"n": 2})
@@ -67,7 +69,7 @@ async def test_the_next_timer_skips_one_that_cannot_be_decoded_and_says_why_it_w
 
 async def test_a_timer_whose_due_time_is_not_a_number_is_deleted_too(
     sqlite_store: Store, caplog: pytest.LogCaptureFixture
-):
+) -> None:
     """Only SQLite can hold such a row (its REAL column keeps text that reads as no number)."""
     game = await sqlite_store.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
     first = await sqlite_store.add_timer("reminder", 10.0, game.id, {"n": 1})
@@ -80,7 +82,7 @@ async def test_a_timer_whose_due_time_is_not_a_number_is_deleted_too(
     ]
 
 
-async def test_the_list_page_names_no_seat_and_counts_zero_when_empty(clocked: AnyStore):
+async def test_the_list_page_names_no_seat_and_counts_zero_when_empty(clocked: AnyStore) -> None:
     assert await clocked.list_page("g1", 0.0, 0, 5) == ([], 0)
     game_id = await _active_game(clocked, "c0", [0])
     assert await clocked.list_page("g1", 0.0, 0, 5) == (
