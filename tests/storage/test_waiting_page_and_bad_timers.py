@@ -25,6 +25,18 @@ async def _active_game(store: AnyStore, channel: str, waiting: list[int]) -> int
     return game.id
 
 
+async def _two_timers(store: AnyStore) -> tuple[int, int, int]:
+    """A game with reminders due at 10 ({"n": 1}) and 20 ({"n": 2}): (game id, first timer, second timer)."""
+    game = await store.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
+    first = await store.add_timer("reminder", 10.0, game.id, {"n": 1})
+    return game.id, first, await store.add_timer("reminder", 20.0, game.id, {"n": 2})
+
+
+def _timer_warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """What the store logged (timer warnings go to "storage.db", the name they always had)."""
+    return [r.getMessage() for r in caplog.records if r.name == "storage.db"]
+
+
 async def test_the_waiting_page_counts_every_waiting_game_and_none_is_zero(clocked: AnyStore) -> None:
     assert await clocked.waiting_page("u1", 0, 2) == ([], 0)
     ids = [await _active_game(clocked, f"c{n}", waiting) for n, waiting in enumerate([[0], [1], [0, 1], [0]])]
@@ -55,15 +67,11 @@ async def test_a_timer_that_cannot_be_decoded_is_deleted_and_the_others_still_fi
 async def test_the_next_timer_skips_one_that_cannot_be_decoded_and_says_why_it_went(
     clocked: AnyStore, caplog: pytest.LogCaptureFixture
 ) -> None:
-    game = await clocked.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
-    bad = await clocked.add_timer("reminder", 10.0, game.id, {"n": 1})
-    good = await clocked.add_timer("reminder", 20.0, game.id, {"n": 2})
+    game_id, bad, good = await _two_timers(clocked)
     await clocked._write("UPDATE timers SET payload = ? WHERE id = ?", ("[1, 2]", bad))
     with caplog.at_level(logging.WARNING, logger="storage.db"):
-        assert await clocked.next_timer() == TimerRow(good, game.id, "reminder", 20.0, {"n": 2})
-    assert [r.getMessage() for r in caplog.records if r.name == "storage.db"] == [
-        f"timer {bad} deleted: its payload cannot be decoded (not a JSON object)"
-    ]
+        assert await clocked.next_timer() == TimerRow(good, game_id, "reminder", 20.0, {"n": 2})
+    assert _timer_warnings(caplog) == [f"timer {bad} deleted: its payload cannot be decoded (not a JSON object)"]
     assert await rows(clocked, "SELECT id FROM timers ORDER BY id") == [(good,)]
 
 
@@ -71,15 +79,11 @@ async def test_a_timer_whose_due_time_is_not_a_number_is_deleted_too(
     sqlite_store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     """Only SQLite can hold such a row (its REAL column keeps text that reads as no number)."""
-    game = await sqlite_store.create_game("g1", "c", "tiny-towns", "1", "ann", {}, "1")
-    first = await sqlite_store.add_timer("reminder", 10.0, game.id, {"n": 1})
-    second = await sqlite_store.add_timer("reminder", 20.0, game.id, {"n": 2})
+    game_id, first, second = await _two_timers(sqlite_store)
     await sqlite_store._write("UPDATE timers SET due_at = 'soon' WHERE id = ?", (first,))
     with caplog.at_level(logging.WARNING, logger="storage.db"):
-        assert await sqlite_store.timers(game.id) == [TimerRow(second, game.id, "reminder", 20.0, {"n": 2})]
-    assert [r.getMessage() for r in caplog.records if r.name == "storage.db"] == [
-        f"timer {first} deleted: its kind or due time is not valid"
-    ]
+        assert await sqlite_store.timers(game_id) == [TimerRow(second, game_id, "reminder", 20.0, {"n": 2})]
+    assert _timer_warnings(caplog) == [f"timer {first} deleted: its kind or due time is not valid"]
 
 
 async def test_the_list_page_names_no_seat_and_counts_zero_when_empty(clocked: AnyStore) -> None:
