@@ -45,6 +45,15 @@ def test_the_refusal_offers_only_your_unbuilt_parcels() -> None:
     )
 
 
+def test_the_refusal_offers_parcels_in_number_order() -> None:
+    """P2 before P10, as on the board; not the text order that puts P10 first."""
+    state = crafted(CROWDED, [], parcels={"P10": 0, "P2": 0, "P11": 0, "P1": 1})
+    hand(state, 0, "contractor")
+    assert refused(state, 0, "/tram build P1 R with contractor:build", parse=True) == (
+        "P1 is not a parcel of yours. Yours to build on: P2, P10, P11."
+    )
+
+
 def test_with_every_parcel_built_on_the_refusal_offers_none() -> None:
     state = parcels()
     state["built"]["P1"] = state["built"]["P4"] = {"type": "C", "owner": 0, "upgraded": False}

@@ -78,10 +78,10 @@ def test_the_rounds_in_between_leave_every_step_empty() -> None:
 
 
 def test_when_the_only_player_resigns_no_one_wins() -> None:
-    """A solo game ends when its player resigns; no seat is active, so the best score is 0."""
+    """A solo game ends when its player resigns; no seat is still in, so nobody is named the winner."""
     state, events = resign(game(1), 0)
     assert state["phase"] == "finished"
     assert events == [
         {"text": f"{NAMES[0]} resigns.", "post_board": True},
-        {"text": "Game over:  wins with 0 VP.", "post_board": True},
+        {"text": "Game over: everyone resigned, so no one wins.", "post_board": True},
     ]

@@ -28,9 +28,9 @@ def test_the_status_in_each_phase() -> None:
 
 
 def test_the_status_when_no_one_is_left() -> None:
-    """The only player of a solo game resigns: no one wins, the best score counts as 0."""
+    """The only player of a solo game resigns: no one wins, and no empty name is shown."""
     state, _ = resign(game(1), 0)
-    assert GAME.status(state) == Status((), True, "Game over:  with 0 VP")
+    assert GAME.status(state) == Status((), True, "Game over: everyone resigned")
 
 
 def test_transport_starts_with_no_turn() -> None:
