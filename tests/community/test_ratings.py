@@ -142,13 +142,14 @@ def test_rating_ties_share_and_one_player_games_change_nothing():
     assert rate({}, [a, Placing("a", "a", "human", 3)]) == []  # one player in two seats is one player
 
 
-def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(store_target: str, tmp_path):
-    """The real command line, on a database with a rated game (on each backend)."""
+def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(
+    store_target: str, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """The command line's `conductor check`, on a database with a rated game (on each backend); run in this
+    process, as test_compact_storage runs `conductor vacuum`: a new interpreter took seconds to start."""
     import asyncio
-    import os
-    import subprocess
-    import sys
 
+    from bot.cli import main as cli_main
     from bot.core import Conductor
 
     async def prepare() -> None:
@@ -166,12 +167,14 @@ def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(store_ta
             await store.close()
 
     asyncio.run(prepare())
-    where = "DATABASE_URL" if is_postgres(store_target) else "DATABASE_PATH"
-    env = {**os.environ, where: store_target, "CONDUCTOR_HOME": str(tmp_path)}
-    command = [sys.executable, "-m", "bot.cli", "check"]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"ratings of trains in server {GUILD}: ok: 2 ratings recomputed from 1 finished games" in done.stdout
+    for key in ("DATABASE_URL", "DATABASE_PATH"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("DATABASE_URL" if is_postgres(store_target) else "DATABASE_PATH", store_target)
+    command = ["--env-file", str(tmp_path / "none.env"), "check"]
+    capsys.readouterr()
+    assert cli_main(command) == 0, capsys.readouterr()
+    said = capsys.readouterr().out
+    assert f"ratings of trains in server {GUILD}: ok: 2 ratings recomputed from 1 finished games" in said
     asyncio.run(tamper())
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
-    assert done.returncode == 1 and "ratings of trains in server g1: mismatch" in done.stdout
+    assert cli_main(command) == 1
+    assert "ratings of trains in server g1: mismatch" in capsys.readouterr().out
