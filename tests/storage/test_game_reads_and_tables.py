@@ -119,3 +119,17 @@ def test_postgresql_command_statuses_give_the_rows_changed():
     assert [_affected(s) for s in ("UPDATE 1", "INSERT 0 1", "DELETE 12", "SELECT 3", "CREATE TABLE", "")] == [
         1, 1, 12, 3, 0, 0
     ]  # fmt: skip
+
+
+async def test_a_channels_own_setting_wins_whatever_order_the_rows_come_in(clocked: AnyStore):
+    """The table reads the channel's and the guild-wide ('*') settings in one statement; the channel's own
+    value wins because it is kept apart, not because its row happens to come last. A channel id that sorts
+    before '*' (the store takes any text) reads its rows first."""
+    for channel in ("!", "c"):
+        await clocked.create_game("g", channel, "tiny-towns", "1", "ann", {}, "1")
+        await clocked.set_channel_setting("g", channel, "reminder", "3600")
+    await clocked.set_channel_setting("g", "*", "reminder", "7200")
+    await clocked.set_channel_setting("g", "*", "modrole", "55")
+    for channel in ("!", "c"):
+        table = await clocked.table("g", channel)
+        assert table is not None and table.settings == {"reminder": "3600", "modrole": "55"}, channel
