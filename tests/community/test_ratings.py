@@ -7,7 +7,7 @@ import pytest
 
 from bot.check_ratings import check_ratings
 from storage import is_postgres, open_store
-from storage.rating import Placing, fresh, rate, replay
+from storage.rating import Placing, Rating, fresh, rate, replay
 from tests.community.conftest import ANN, BOB, CAT, GUILD, MOD, OTHER_GUILD, say, trains_won_by
 
 
@@ -178,3 +178,24 @@ def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(
     asyncio.run(tamper())
     assert cli_main(command) == 1
     assert "ratings of trains in server g1: mismatch" in capsys.readouterr().out
+
+
+def test_a_player_rated_again_starts_from_their_stored_uncertainty():
+    """Each game narrows sigma further: a second and third game start from the sigma the last one left,
+    not from a new player's (the fold that `conductor check` recomputes)."""
+    ratings: dict[str, Rating] = {}
+    sigmas = []
+    for _ in range(3):
+        for rating in rate(ratings, [Placing("a", "a", "human", 1), Placing("b", "b", "human", 2)]):
+            ratings[rating.player] = rating
+        sigmas.append(ratings["a"].sigma)
+    assert fresh("a", "a", "human").sigma > sigmas[0] > sigmas[1] > sigmas[2]
+    assert ratings["a"].games == 3 and ratings["a"].mu > ratings["b"].mu
+
+
+def test_a_player_seated_twice_at_the_same_rank_is_named_by_their_first_seat():
+    seats = [Placing("bot:level1", "Bot 1", "bot", 1), Placing("bot:level1", "Bot 2", "bot", 1)]
+    [bot, ann] = rate({}, [*seats, Placing("ann", "ann", "human", 2)])
+    assert (bot.player, bot.display_name, ann.player) == ("bot:level1", "Bot 1", "ann")
+    [bot, ann] = rate({}, [*seats[::-1], Placing("ann", "ann", "human", 2)])
+    assert bot.display_name == "Bot 2"  # the first of the two seats, whichever it is
