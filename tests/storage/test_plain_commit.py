@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from storage import AnyStore, MoveRecord, NewTimer, SeatRow, StaleVersion
+from storage import AnyStore, MoveRecord, NewTimer, SeatRow, StaleVersion, Store
 from tests.storage.conftest import Clock, rows
 
 
@@ -63,3 +63,20 @@ async def test_a_stale_commit_with_seats_names_its_game(clocked: AnyStore):
         await clocked.commit(replace(current, version=0), seats=[*seats, SeatRow(1, "2", "bob", "human", 1)])
     assert refused.value.args == (game.id,)
     assert await clocked.seats(game.id) == seats and (await clocked.get_game(game.id)) == current
+
+
+async def test_a_state_just_written_is_read_back_without_decoding_it(sqlite_store: Store):
+    """SQLite keeps the state a commit (or update_game) wrote, at its new version: the next read of the game
+    (the command after it, the autocomplete) does not inflate and parse it again."""
+    store = sqlite_store
+    game = await store.create_game("g", "c", "tiny-towns", "1", "ann", {}, "1")
+    committed, _ = await store.commit(game, state={"round": 1}, moves=[MoveRecord(0, "1", "/tt place A1")])
+    decodes = store.state_decodes
+    again = await store.get_game(game.id)
+    assert again is not None and (again.version, again.state) == (1, {"round": 1})
+    assert store.state_decodes == decodes
+    version = await store.update_game(game.id, committed.version, state={"round": 2})
+    assert (await store.get_game(game.id)).state == {"round": 2} and store.state_decodes == decodes
+    # A version written elsewhere (another process) is decoded: the kept state is of an older version.
+    await store._write("UPDATE games SET version = version + 1 WHERE id = ?", (game.id,))
+    assert (await store.get_game(game.id)).version == version + 1 and store.state_decodes == decodes + 1
