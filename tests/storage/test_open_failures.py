@@ -129,3 +129,26 @@ async def test_a_server_that_is_not_there_is_one_line_without_the_password(postg
     said = str(refused.value)
     assert said.startswith("cannot open the database postgresql://postgres@127.0.0.1:1/nothing: ")
     assert "s3cret" not in said and "\n" not in said and "  " not in said
+
+
+async def test_a_damaged_table_is_found_at_open_not_in_the_middle_of_a_command(tmp_path: Path):
+    """Opening reads the first page of every table: a table whose pages were overwritten fails Store.open
+    with the damaged-file line, although the schema and the migrations table are intact."""
+    import sqlite3
+
+    path = tmp_path / "hurt.db"
+    store = await Store.open(path)
+    await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
+    await store.close()
+    with sqlite3.connect(path) as raw:
+        [(root,)] = raw.execute("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = 'games'")
+        [(page_size,)] = raw.execute("PRAGMA page_size")
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    raw.close()
+    data = bytearray(path.read_bytes())
+    data[(root - 1) * page_size : root * page_size] = b"\xff" * page_size
+    path.write_bytes(bytes(data))
+    with pytest.raises(StoreError) as refused:
+        await Store.open(path)
+    damaged = "the file is damaged, for example truncated (database disk image is malformed)"
+    assert str(refused.value) == f"cannot open the database {path}: {damaged}"
