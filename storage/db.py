@@ -336,7 +336,11 @@ def _text(raw: bytes) -> str:
 
 def _prepare_folder(where: str) -> None:
     target = Path(where)
-    if target.is_dir():
+    try:
+        folder = target.is_dir()
+    except OSError as exc:  # a name the file system refuses (too long): said in one line like the rest
+        raise StoreError(f"cannot open the database {where}: {exc.strerror or exc}") from None
+    if folder:
         raise StoreError(f"cannot open the database {where}: it is a directory, not a file")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)

@@ -152,3 +152,53 @@ async def test_a_damaged_table_is_found_at_open_not_in_the_middle_of_a_command(t
         await Store.open(path)
     damaged = "the file is damaged, for example truncated (database disk image is malformed)"
     assert str(refused.value) == f"cannot open the database {path}: {damaged}"
+
+
+async def test_a_name_the_file_system_refuses_is_one_line(tmp_path: Path):
+    where = tmp_path / ("a" * 300 + ".db")
+    with pytest.raises(StoreError) as refused:
+        await Store.open(where)
+    assert str(refused.value) == f"cannot open the database {where}: File name too long"
+
+
+async def test_missing_folders_are_created_and_the_connection_thread_never_holds_the_process(tmp_path: Path):
+    where = tmp_path / "a" / "b" / "games.db"
+    store = await Store.open(where)
+    try:
+        assert where.is_file()
+        # aiosqlite's worker thread is not a daemon by itself: left running it would keep the process alive.
+        assert store.connection._thread.daemon is True
+    finally:
+        await store.close()
+
+
+async def test_a_file_sqlite_cannot_create_fails_in_one_line_and_stops_its_thread(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The failed connection's worker thread is waited for, so it never reports to an event loop that has
+    closed meanwhile (a traceback at exit). Its stop is made slow here, so a store that did not wait would
+    still have the thread running when open fails."""
+    import threading
+    import time
+
+    import aiosqlite
+
+    stop = aiosqlite.Connection.stop
+
+    def slow_stop(connection: aiosqlite.Connection) -> object:
+        connection._tx.put_nowait((None, lambda: time.sleep(0.3)))  # runs on the worker thread first
+        return stop(connection)
+
+    monkeypatch.setattr(aiosqlite.Connection, "stop", slow_stop)
+    folder = tmp_path / "data"
+    folder.mkdir()
+    where = folder / "new.db"
+    before = set(threading.enumerate())
+    with not_writable(folder, 0o555, os.W_OK | os.X_OK), pytest.raises(StoreError) as refused:
+        await Store.open(where)
+    assert str(refused.value) == (
+        f"cannot open the database {where}: the folder {folder} is not writable; SQLite needs to create files "
+        "next to the database (unable to open database file)"
+    )
+    # The failed connection's thread has ended, not been left behind (asyncio's own pool threads aside).
+    assert {t for t in threading.enumerate() if not t.name.startswith("asyncio_")} <= before
