@@ -133,3 +133,11 @@ async def test_a_channels_own_setting_wins_whatever_order_the_rows_come_in(clock
     for channel in ("!", "c"):
         table = await clocked.table("g", channel)
         assert table is not None and table.settings == {"reminder": "3600", "modrole": "55"}, channel
+
+
+def test_a_statement_returning_its_new_id_is_known_by_its_last_words():
+    from storage.shared import returns_id
+
+    assert returns_id("INSERT INTO t (a) VALUES (?) RETURNING id\n    ")  # trailing space and line breaks
+    assert returns_id("insert into t (a) values (?) returning ID")
+    assert not returns_id("INSERT INTO t (a) VALUES (?)") and not returns_id("  RETURNING id, a")
