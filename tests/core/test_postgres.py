@@ -147,6 +147,32 @@ async def test_a_process_claims_only_the_timers_and_posts_of_its_shards(store: S
     assert await store.next_timer() is None
 
 
+async def test_migrations_stop_at_their_target_and_say_the_version_reached(postgres_url: str):
+    numbers = [number for number, _ in available_postgres()]
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        assert await migrate_postgres(connection, target=0) == 0
+        assert await migrate_postgres(connection, target=3) == 3
+        assert await connection.fetchval("SELECT MAX(version) FROM schema_migrations") == 3
+        assert await migrate_postgres(connection) == numbers[-1]
+    finally:
+        await connection.close()
+
+
+async def test_bot_processes_starting_together_on_a_new_database_all_come_up(postgres_url: str):
+    """Several processes migrating one new database at once (the shards of one bot starting together) take
+    turns under the advisory lock, from creating the migrations table on: each migration runs once."""
+    numbers = [number for number, _ in available_postgres()]
+    connections = [await asyncpg.connect(postgres_url) for _ in range(3)]
+    try:
+        assert await asyncio.gather(*(migrate_postgres(c) for c in connections)) == [numbers[-1]] * 3
+        applied = await connections[0].fetch("SELECT version FROM schema_migrations ORDER BY version")
+        assert [row[0] for row in applied] == numbers
+    finally:
+        for c in connections:
+            await c.close()
+
+
 async def test_old_tiny_towns_states_are_renamed_by_the_postgresql_form_of_migration_4(postgres_url: str):
     connection = await asyncpg.connect(postgres_url)
     try:
