@@ -202,3 +202,33 @@ async def test_a_file_sqlite_cannot_create_fails_in_one_line_and_stops_its_threa
     )
     # The failed connection's thread has ended, not been left behind (asyncio's own pool threads aside).
     assert {t for t in threading.enumerate() if not t.name.startswith("asyncio_")} <= before
+
+
+async def test_without_asyncpg_a_postgresql_url_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch):
+    import storage.postgres
+
+    monkeypatch.setattr(storage.postgres, "asyncpg", None)  # as on a machine without the "postgres" extra
+    with pytest.raises(StoreError) as refused:
+        await PostgresStore.open("postgresql://bot:s3cret@db/conductor")
+    assert str(refused.value) == (
+        "cannot open the database postgresql://bot@db/conductor: PostgreSQL support is not installed "
+        '(pip install -e ".[postgres]")'
+    )
+
+
+def test_a_postgresql_migration_without_a_shared_one_is_refused(monkeypatch: pytest.MonkeyPatch):
+    import storage.postgres_migrate
+
+    monkeypatch.setattr(storage.postgres_migrate, "overrides", lambda: {99: "SELECT 1", 98: "SELECT 1", 1: ""})
+    with pytest.raises(RuntimeError) as refused:
+        storage.postgres_migrate.available_postgres()
+    assert str(refused.value) == "PostgreSQL migrations [98, 99] have no shared migration of that number"
+
+
+async def test_one_postgresql_store_keeps_at_most_ten_connections(postgres_url: str):
+    """Each bot process (shard) opens one pool: 1 connection at first, at most 10, within the server's limit."""
+    store = await PostgresStore.open(postgres_url)
+    try:
+        assert (store.pool.get_min_size(), store.pool.get_max_size()) == (1, 10)
+    finally:
+        await store.close()
