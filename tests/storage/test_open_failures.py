@@ -232,3 +232,18 @@ async def test_one_postgresql_store_keeps_at_most_ten_connections(postgres_url: 
         assert (store.pool.get_min_size(), store.pool.get_max_size()) == (1, 10)
     finally:
         await store.close()
+
+
+async def test_a_postgresql_schema_that_cannot_be_migrated_is_one_line(postgres_url: str):
+    """A database holding a table of the store's own name that no migration made: the first migration cannot
+    create it, and opening says so in one line, without the password (the pool is closed again)."""
+    import asyncpg
+
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        await connection.execute("CREATE TABLE games (something_else TEXT)")
+    finally:
+        await connection.close()
+    with pytest.raises(StoreError) as refused:
+        await PostgresStore.open(postgres_url)
+    assert str(refused.value) == f'cannot migrate the database {_safe(postgres_url)}: relation "games" already exists'
