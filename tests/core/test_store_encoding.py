@@ -122,5 +122,6 @@ def test_updated_builds_what_dataclasses_replace_builds_on_seeded_rows_and_chang
         fast, plain = updated(row, changes), dataclasses.replace(row, **changes)
         assert fast == plain and dataclasses.asdict(fast) == dataclasses.asdict(plain)
         assert dataclasses.asdict(row) == before
-    with pytest.raises(TypeError):
-        updated(row, {"colour": "red"})
+    with pytest.raises(TypeError) as refused:
+        updated(row, {"colour": "red", "size": 1, "state": {}})
+    assert str(refused.value) == "GameRow has no field 'colour'"  # the first unknown one by name

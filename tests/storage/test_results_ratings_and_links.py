@@ -139,3 +139,24 @@ async def test_a_finished_game_rolled_back_forgets_its_results_whatever_results_
     assert [r.game_id for r in await clocked.results("g1")] == [kept, kept]
     assert await clocked.ratings("g1", "trains") == await _expected_ratings(clocked, "g1", "trains")
     assert {r.player for r in await clocked.ratings("g1", "trains")} == {"1", "2"}
+
+
+def test_what_a_status_change_does_to_the_results():
+    """finish_action, case by case: record only when a game finishes with results; forget when a finished
+    game goes back into play; nothing for every other change (an abort never reaches the results)."""
+    from storage.community import finish_action
+
+    results = _results("t", (ANN, 1, 3), (BOB, 2, 1))
+    cases = [
+        ("active", None, results, None),  # no status change
+        ("finished", "finished", results, None),  # the same status again
+        ("active", "finished", results, "record"),
+        ("active", "finished", None, None),  # finished without results: nothing to record
+        ("active", "aborted", results, None),
+        ("lobby", "aborted", None, None),
+        ("finished", "active", None, "forget"),
+        ("finished", "active", results, "forget"),
+        ("finished", "aborted", None, "forget"),
+    ]
+    for was, now, given, expected in cases:
+        assert finish_action(was, now, given) == expected, (was, now, given is not None)
