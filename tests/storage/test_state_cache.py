@@ -11,6 +11,7 @@ import pytest
 import storage.db
 from storage import MoveRecord, Store
 from storage.db import _remember
+from tests.storage.conftest import rows
 
 
 class Decodes:
@@ -66,3 +67,15 @@ def test_the_cache_keeps_the_most_recently_stored_states(monkeypatch: pytest.Mon
     assert list(cache) == [2, 3, 1] and cache[1] == (2, {"g": 1, "v": 2})
     _remember(cache, 4, 1, {"g": 4})  # one too many: the least recently stored goes
     assert list(cache) == [3, 1, 4]
+
+
+async def test_json_text_in_the_state_column_wins_over_a_compressed_state(sqlite_store: Store):
+    """A row mended by hand: JSON text written into ``state`` while an older compressed ``state_z`` is still
+    there. The text is the state, as the schema's comment says; the compressed one is not read."""
+    store = sqlite_store
+    game = await store.create_game("g", "c", "tiny-towns", "1", "ann", {}, "1")
+    await store.commit(game, state={"round": 1})
+    await store._write("UPDATE games SET state = '{\"round\": 7}' WHERE id = ?", (game.id,))
+    both = "SELECT state IS NOT NULL, state_z IS NOT NULL FROM games WHERE id = ?"
+    assert await rows(store, both, (game.id,)) == [(1, 1)]
+    assert (await store.get_game(game.id)).state == {"round": 7}
