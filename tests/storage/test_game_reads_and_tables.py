@@ -141,3 +141,13 @@ def test_a_statement_returning_its_new_id_is_known_by_its_last_words():
     assert returns_id("INSERT INTO t (a) VALUES (?) RETURNING id\n    ")  # trailing space and line breaks
     assert returns_id("insert into t (a) values (?) returning ID")
     assert not returns_id("INSERT INTO t (a) VALUES (?)") and not returns_id("  RETURNING id, a")
+
+
+async def test_a_row_with_several_damaged_columns_names_each(clocked: AnyStore):
+    game = await clocked.create_game("g", "c", "tiny-towns", "1", "ann", {}, "1")
+    await clocked._write("UPDATE games SET state = '{broken', state_z = NULL, options = '[1]' WHERE id = ?", (game.id,))
+    damaged = await clocked.get_game(game.id)
+    assert damaged is not None and damaged.state is None and damaged.options == {}
+    assert damaged.damaged == (
+        "its saved state cannot be decoded (not valid JSON); its options cannot be decoded (not a JSON object)"
+    )
