@@ -247,3 +247,21 @@ async def test_a_postgresql_schema_that_cannot_be_migrated_is_one_line(postgres_
     with pytest.raises(StoreError) as refused:
         await PostgresStore.open(postgres_url)
     assert str(refused.value) == f'cannot migrate the database {_safe(postgres_url)}: relation "games" already exists'
+
+
+def test_migration_files_with_a_gap_in_their_numbers_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    import storage.migrate
+
+    for name in ("0001_initial.sql", "0003_later.sql", "README.txt"):
+        (tmp_path / name).write_text("SELECT 1;\n")
+
+    class Package:  # the migrations folder as importlib.resources gives it, here with number 2 missing
+        @staticmethod
+        def files(package: str) -> Path:
+            assert package == "storage.migrations"
+            return tmp_path
+
+    monkeypatch.setattr(storage.migrate, "resources", Package)
+    with pytest.raises(RuntimeError) as refused:
+        storage.migrate.available()
+    assert str(refused.value) == "migrations must be numbered 1..n without gaps, found [1, 3]"
