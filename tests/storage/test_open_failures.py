@@ -129,6 +129,7 @@ async def test_a_server_that_is_not_there_is_one_line_without_the_password(postg
     said = str(refused.value)
     assert said.startswith("cannot open the database postgresql://postgres@127.0.0.1:1/nothing: ")
     assert "s3cret" not in said and "\n" not in said and "  " not in said
+    assert "Connect call failed ('127.0.0.1', 1)" in said  # the driver's own words, on one line
 
 
 async def test_a_damaged_table_is_found_at_open_not_in_the_middle_of_a_command(tmp_path: Path):
