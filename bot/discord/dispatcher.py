@@ -1,8 +1,8 @@
 """One background task that fires database timers (reminders, deadlines, lobby expiry).
 
 It sleeps until the next timer is due (``Store.next_timer``), or until ``wake()`` says a
-command may have added an earlier one, then lets the core fire what is due and hands each
-resulting reply to ``post``. Timers live in the database, so they survive restarts.
+command may have added an earlier one (re-read after ``WAKE_SETTLE``, so a burst of commands
+costs one read), then lets the core fire what is due and hands each resulting reply to ``post``. Timers live in the database, so they survive restarts.
 """
 
 from __future__ import annotations
@@ -19,13 +19,22 @@ log = logging.getLogger(__name__)
 Post = Callable[[str, str, str, Reply], Awaitable[None]]  # kind, guild, channel, reply
 MAX_SLEEP = 3600.0
 RETRY_AFTER_ERROR = 5.0
+# After a wake, wait this long for more wakes before re-reading the next due time: every command
+# wakes the dispatcher, and under a burst of commands one read (and one turn of the store's lock,
+# which commands queue behind) then serves them all. Timers are minutes or hours away; firing one
+# a quarter of a second late changes nothing.
+WAKE_SETTLE = 0.25
 
 
 class TimerDispatcher:
-    def __init__(self, conductor: Conductor, post: Post, max_sleep: float = MAX_SLEEP) -> None:
+    def __init__(
+        self, conductor: Conductor, post: Post, max_sleep: float = MAX_SLEEP, settle: float = WAKE_SETTLE
+    ) -> None:
         self.conductor = conductor
         self.post = post
         self.max_sleep = max_sleep
+        self.settle = settle
+        self.reads = 0  # next-due-time reads (for tests: a burst of wakes costs one)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -77,6 +86,7 @@ class TimerDispatcher:
         while not self._stopping:
             self._wake.clear()  # cleared before reading, so a timer added meanwhile still wakes us
             timer = await self.conductor.store.next_timer(self.conductor.shards)
+            self.reads += 1
             delay = self.max_sleep if timer is None else timer.due_at - self.conductor.clock()
             if delay <= 0:
                 return
@@ -85,6 +95,9 @@ class TimerDispatcher:
             except TimeoutError:
                 if timer is not None and delay <= self.max_sleep:
                     return
+            else:
+                if not self._stopping:
+                    await asyncio.sleep(self.settle)  # more wakes meanwhile share the next read
 
     async def fire_once(self) -> int:
         """Fire every due timer now; returns how many replies were posted."""

@@ -206,3 +206,35 @@ async def test_dispatcher_wakes_early_for_a_new_timer_and_survives_a_failing_pos
         assert len(posted) == 2 and dispatcher.fired == 2  # still alive after the failing post
     finally:
         await dispatcher.stop()
+
+
+async def test_a_burst_of_wakes_costs_one_read_of_the_next_due_time(store: Store) -> None:
+    """Every command wakes the dispatcher; wakes that come within ``settle`` of the first share one
+    re-read (it takes the store's lock, which the commands queue behind). Without the settle, each of
+    these wakes, 10 ms apart, would be a read of its own."""
+    host = Conductor(store, seed_source=lambda: 4, render_images=False)
+
+    async def post(kind: str, guild: str, channel: str, reply: Reply) -> None:
+        raise AssertionError("nothing is due")
+
+    dispatcher = TimerDispatcher(host, post, max_sleep=3600, settle=0.5)
+
+    async def reads(count: int) -> None:
+        async def reached() -> None:
+            while dispatcher.reads < count:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(reached(), 10)
+
+    dispatcher.start()
+    try:
+        await reads(1)  # the first read, at start
+        for _ in range(20):
+            dispatcher.wake()
+            await asyncio.sleep(0.01)
+        assert dispatcher.reads == 1  # still settling: 0.2 s of wakes, 0.5 s of settle
+        await reads(2)
+        await asyncio.sleep(0.1)
+        assert dispatcher.reads == 2
+    finally:
+        await dispatcher.stop()
