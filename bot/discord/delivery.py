@@ -58,6 +58,15 @@ class Outgoing:
             out["view"] = self.view
         return out
 
+    def spend(self) -> None:
+        """Sent (or failed for good): drop the buttons' view, emptied. A discord.py view and its items
+        point at each other, so without this every posted view waits for the garbage collector; under a
+        burst of commands thousands of them reach its oldest generation and are freed in one long pause.
+        Our views hold only dynamic items, dispatched by their custom_id pattern, never through the view."""
+        if self.view is not None:
+            self.view.clear_items()
+            self.view = None
+
 
 def public_messages(reply: Reply, view: discord.ui.View | None = None) -> list[Outgoing]:
     """The channel messages for a reply: board, text, pings and buttons first, overflow text after."""
@@ -143,9 +152,12 @@ async def defer(interaction: discord.Interaction, *, ephemeral: bool, thinking: 
 async def edit_original(interaction: discord.Interaction, message: Outgoing) -> bool:
     kwargs = message.kwargs()
     files = kwargs.pop("files", [])
-    return await attempt(
-        interaction.edit_original_response(attachments=files, **kwargs), "edit original", _where(interaction)
-    )
+    try:
+        return await attempt(
+            interaction.edit_original_response(attachments=files, **kwargs), "edit original", _where(interaction)
+        )
+    finally:
+        message.spend()
 
 
 async def delete_original(interaction: discord.Interaction) -> bool:
@@ -153,18 +165,24 @@ async def delete_original(interaction: discord.Interaction) -> bool:
 
 
 async def followup(interaction: discord.Interaction, message: Outgoing, *, ephemeral: bool) -> bool:
-    return await attempt(
-        interaction.followup.send(ephemeral=ephemeral, **message.kwargs()), "follow-up", _where(interaction)
-    )
+    try:
+        return await attempt(
+            interaction.followup.send(ephemeral=ephemeral, **message.kwargs()), "follow-up", _where(interaction)
+        )
+    finally:
+        message.spend()
 
 
 async def respond(interaction: discord.Interaction, message: Outgoing, *, ephemeral: bool) -> bool:
     """The interaction's first response, with the message itself (no "thinking" state)."""
     if interaction.response.is_done():
         return await followup(interaction, message, ephemeral=ephemeral)
-    return await attempt(
-        interaction.response.send_message(ephemeral=ephemeral, **message.kwargs()), "response", _where(interaction)
-    )
+    try:
+        return await attempt(
+            interaction.response.send_message(ephemeral=ephemeral, **message.kwargs()), "response", _where(interaction)
+        )
+    finally:
+        message.spend()
 
 
 async def send_all(interaction: discord.Interaction, messages: Sequence[Outgoing], *, ephemeral: bool) -> bool:
@@ -176,7 +194,10 @@ async def send_all(interaction: discord.Interaction, messages: Sequence[Outgoing
 
 
 async def channel_send(channel: discord.abc.Messageable, message: Outgoing, context: str = "") -> bool:
-    return await attempt(channel.send(**message.kwargs()), "channel message", context)
+    try:
+        return await attempt(channel.send(**message.kwargs()), "channel message", context)
+    finally:
+        message.spend()
 
 
 async def apologise(interaction: discord.Interaction) -> None:

@@ -2,7 +2,8 @@
 
 It sleeps until the next timer is due (``Store.next_timer``), or until ``wake()`` says a
 command may have added an earlier one (re-read after ``WAKE_SETTLE``, so a burst of commands
-costs one read), then lets the core fire what is due and hands each resulting reply to ``post``. Timers live in the database, so they survive restarts.
+costs one read), then lets the core fire what is due and hands each resulting reply to ``post``.
+Timers live in the database, so they survive restarts.
 """
 
 from __future__ import annotations
