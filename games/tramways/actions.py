@@ -199,13 +199,15 @@ def build(state: State, seat: int, move: Move, events: list[Event]) -> None:
     player = state["players"][seat]
     label, kind = str(move.get("parcel", "")).upper(), str(move.get("type", "")).upper()
     if state["parcels"].get(label) != seat:
-        mine = [p for p, s in sorted(state["parcels"].items(), key=lambda ps: int(ps[0][1:])) if s == seat]
-        mine = [p for p in mine if p not in state["built"]]
-        raise IllegalMove(f"{label} is not a parcel of yours. Yours to build on: {', '.join(mine) or 'none'}.")
+        free = (p for p, s in state["parcels"].items() if s == seat and p not in state["built"])
+        mine = sorted(free, key=lambda p: int(p[1:]))  # P2 before P10, as on the board
+        which = f"{label} is not a parcel of yours" if label else "Name the parcel to build on"
+        raise IllegalMove(f"{which}. Yours to build on: {', '.join(mine) or 'none'}.")
     if label in state["built"]:
         raise IllegalMove(f"{label} is already built on.")
     if kind not in BUILDING_TYPES:
-        raise IllegalMove(f"Build one of {', '.join(BUILDING_TYPES)}, not {kind}.")
+        given = f", not {kind}" if kind else ""
+        raise IllegalMove(f"Build one of {', '.join(BUILDING_TYPES)}{given}.")
     if state["building_tiles"][kind] <= 0:
         left = [t for t in BUILDING_TYPES if state["building_tiles"][t] > 0]
         raise IllegalMove(f"No {kind} building tiles are left; left: {', '.join(left) or 'none'}.")

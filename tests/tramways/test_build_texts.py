@@ -62,15 +62,15 @@ def test_with_every_parcel_built_on_the_refusal_offers_none() -> None:
     )
 
 
-def test_a_move_without_parcel_or_type_reads_them_as_empty() -> None:
+def test_a_move_without_parcel_or_type_asks_for_them() -> None:
     # apply takes move dicts as they come (the bot's buttons send legal-move dicts; anything may): a
-    # missing key is refused like an empty one, naming no parcel or type.
+    # missing key is refused like an empty one, asking for what is missing rather than naming "".
     state = parcels()
     no_parcel = {"verb": "build", "type": "R", "cards": ["contractor:build"]}
-    assert refused(state, 0, no_parcel) == " is not a parcel of yours. Yours to build on: P1, P4."
+    assert refused(state, 0, no_parcel) == "Name the parcel to build on. Yours to build on: P1, P4."
     assert refused(state, 0, {**no_parcel, "parcel": ""}) == refused(state, 0, no_parcel)
     no_type = {"verb": "build", "parcel": "P1", "cards": ["contractor:build"]}
-    assert refused(state, 0, no_type) == "Build one of R, C, I, L, not ."
+    assert refused(state, 0, no_type) == "Build one of R, C, I, L."
     assert refused(state, 0, {**no_type, "type": ""}) == refused(state, 0, no_type)
 
 
