@@ -95,8 +95,9 @@ def play_cards(state: State, seat: int, tokens: list[Token], events: list[Event]
                 player["money"] -= 1
                 notes.append(f"{card_name(slug)}: pays $1")
             else:
-                add_stress(player, SETTINGS["unpaid_stress_per_dollar"])
-                notes.append(f"{card_name(slug)}: cannot pay $1, +1 stress")
+                unpaid = SETTINGS["unpaid_stress_per_dollar"]  # in data: a group may correct it
+                add_stress(player, unpaid)
+                notes.append(f"{card_name(slug)}: cannot pay $1, +{unpaid} stress")
     played = ", ".join(card_name(slug) for slug, _ in tokens)
     return f" (playing {played}{'; ' + '; '.join(notes) if notes else ''})"
 
@@ -340,8 +341,9 @@ def settle(state: State, seat: int, stops: list[str], via: list[int], hp: int, e
             own_item(state["players"], link["owner"])["money"] += paid
             notes.append(f"pays {names[link['owner']]} ${paid} (link {link_id})")
             if paid < amount:
-                add_stress(player, (amount - paid) * SETTINGS["unpaid_stress_per_dollar"])
-                notes.append(f"cannot pay ${amount - paid}: +{amount - paid} stress")
+                unpaid = (amount - paid) * SETTINGS["unpaid_stress_per_dollar"]
+                add_stress(player, unpaid)
+                notes.append(f"cannot pay ${amount - paid}: +{unpaid} stress")
         if stops[index + 1] == "EXCHANGE" and index + 1 < len(stops) - 1:
             player["money"] += SETTINGS["exchange_money"]
             notes.append(f"Stock Exchange +${SETTINGS['exchange_money']}")

@@ -149,6 +149,19 @@ def test_a_dollar_consequence_that_cannot_be_paid_is_a_stress() -> None:
     assert (paid["players"][0]["money"], paid["players"][0]["stress"]) == (2, 1)
 
 
+def test_the_unpaid_dollar_note_says_the_stress_the_settings_ask() -> None:
+    """settings unpaid_stress_per_dollar is data a group may correct: the note follows it."""
+    from games.tramways.content import SETTINGS
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(SETTINGS, "unpaid_stress_per_dollar", 2)
+        state = linked()
+        state["players"][0]["money"] = 0
+        state, events = do(state, 0, "/tram upgrade-link 1 with city-hall:up+c")
+    assert events[0]["text"].endswith("City Hall: cannot pay $1, +2 stress).")
+    assert state["players"][0]["stress"] == 3  # 0, +1 for the extra icon, +2 unpaid
+
+
 def test_building_refusals() -> None:
     state = parcel()
     assert refused(state, "/tram build P1 X with contractor:build") == "Build one of R, C, I, L, not X."

@@ -58,12 +58,12 @@ PLAYED = "orange moves a passenger R1 → EXCHANGE → P1 (playing Commuter; +1 
             "+$2 own rails (link 1); Stock Exchange +$5; pays green $7 (link 2); cannot pay $1: +1 stress.",
             [(0, 1, 4), (10, 8, 0)],
         ),
-        # The same with the settings asking 2 stress per unpaid dollar.
+        # The same with the settings asking 2 stress per unpaid dollar: the note says the 2.
         (
             0,
             2,
             "orange +1 HP (link 1); green +2 HP (link 2); R: -1 stress; green +1 HP (upgraded P1); "
-            "+$2 own rails (link 1); Stock Exchange +$5; pays green $7 (link 2); cannot pay $1: +1 stress.",
+            "+$2 own rails (link 1); Stock Exchange +$5; pays green $7 (link 2); cannot pay $1: +2 stress.",
             [(0, 1, 5), (10, 8, 0)],
         ),
     ],
