@@ -374,16 +374,16 @@ async def _connect(where: str) -> aiosqlite.Connection:
     db = aiosqlite.connect(where, isolation_level=None)
     # aiosqlite's worker thread is not a daemon, so one store left open would keep the process alive at
     # exit (a test run that never ends). SQLite is crash-safe and close() still finishes every write.
-    worker = getattr(db, "_thread", None)
-    if isinstance(worker, threading.Thread) and not worker.is_alive():
+    # (aiosqlite 0.22 on, as pyproject.toml pins: before it the connection was itself the thread.)
+    worker: threading.Thread = db._thread
+    if not worker.is_alive():
         worker.daemon = True
     try:
         return await db
     except BaseException:
         # aiosqlite queues the stop of its worker thread without waiting for it; wait here, or the
         # thread reports to an event loop that has closed meanwhile (a traceback on stderr).
-        worker = getattr(db, "_thread", db)  # aiosqlite < 0.21: the connection is the thread
-        if isinstance(worker, threading.Thread) and worker.is_alive():
+        if worker.is_alive():
             await asyncio.to_thread(worker.join, 5)
         raise
 
