@@ -7,14 +7,17 @@ so a rejected move never changes anything the caller holds.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
+from itertools import compress
+from operator import is_, is_not
 from typing import Any
 
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
 from games.rng import Rng, seed_state
 from games.tiny_towns import flow
+from games.tiny_towns.bitboard import board_after_cube
 from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, MONUMENTS, RESOURCES, RULES
-from games.tiny_towns.copying import copy_state, fork, fork_flags
+from games.tiny_towns.copying import copy_state, fork, fork_town
 from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
 from games.tiny_towns.setup import setup_state
 from games.tiny_towns.town import (
@@ -191,7 +194,12 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
         resource = wanted
     content = town["cells"][cell]
     if content is None:
-        town["cells"][cell] = {"resource": resource}
+        # The list of squares is copied here rather than by apply (copying.fork_town): the board
+        # of the list before is usually remembered, and the readiness check below reads it plus one.
+        before = town["cells"]
+        town["cells"] = cells = before.copy()
+        cells[cell] = {"resource": resource}
+        board_after_cube(before, cells, cell)
         events.append({"text": f"{_name(state, seat)} places {resource} on {CELL_NAMES[cell]}."})
     elif (
         content.get("building") == "cottage"
@@ -201,7 +209,9 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     ):
         if content.get("bond"):
             raise IllegalMove(f"The Cottage on {CELL_NAMES[cell]} already holds a Statue of the Bondmaker cube.")
-        # A new entry rather than a change in place: after copying.fork_flags the Cottage is shared.
+        # A new entry rather than a change in place: after copying.fork_town the Cottage is shared,
+        # and so is the list of squares.
+        town["cells"] = town["cells"].copy()
         town["cells"][cell] = {**content, "bond": [resource]}
         events.append(
             {
@@ -367,7 +377,8 @@ def _done(state: State, seat: int, move: Move, events: list[Event]) -> None:
     flow.mark_done(state, seat, events, auto=False)
 
 
-# Moves whose handler changes no building or list in place take the cheaper copy (copying.fork_flags).
+# Moves whose handler changes no building or list in place take the cheaper copy (copying.fork_town;
+# the place handler copies the list of squares it changes).
 _FLAG_MOVES = frozenset(("place", "announce", "done", "monument"))
 
 _HANDLERS = {
@@ -391,7 +402,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if handler is None:
         raise IllegalMove(f"Unknown command {verb!r}: use {', '.join(_HANDLERS)}.")
     # Only the mover's town is copied; flow copies the others before a round ends or starts.
-    new = fork_flags(state, seat) if verb in _FLAG_MOVES else fork(state, seat)
+    new = fork_town(state, seat) if verb in _FLAG_MOVES else fork(state, seat)
     events: list[Event] = []
     handler(new, seat, dict(move), events)
     flow.check_round_end(new, events)
@@ -406,17 +417,15 @@ def place_moves(state: State, seat: int) -> list[Move]:
     cells = town["cells"]
     if state["source"] != "free" and not flow.named_by_other(state, seat):
         # The usual case, and the hottest loop of a playout: the named resource on an empty square.
-        names = CELL_NAMES
-        return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
-    # One pass for the empty squares and the buildings (a resource named by another player is the
-    # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
-    empties: list[int] = []
-    buildings: list[tuple[int, dict[str, Any]]] = []
-    for i, cell in enumerate(cells):
-        if cell is None:
-            empties.append(i)
-        elif "building" in cell:
-            buildings.append((i, cell))
+        # A fresh copy of each empty square's move, picked in C (one dict copy per move, no loop
+        # over the squares in Python): the same dicts, in square order, as building them one by one.
+        return list(map(dict.copy, compress(_PLACE_MOVES, map(is_, cells, _NO_CELLS))))
+    # The buildings (Factories, Warehouses and the Statue react to a resource named by another
+    # player, the common case in a game of 3 or more): the squares holding something, picked in C,
+    # then the cubes left out. The empty squares, in order, likewise.
+    occupied = compress(enumerate(cells), map(is_not, cells, _NO_CELLS))
+    buildings = [(i, cell) for i, cell in occupied if "building" in cell]
+    empties = list(compress(_SQUARES, map(is_, cells, _NO_CELLS)))
     moves: list[Move] = []
     if state["source"] == "free":
         banked = bank_resources(cells)
@@ -432,8 +441,7 @@ def place_moves(state: State, seat: int) -> list[Move]:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
     else:
-        names = CELL_NAMES
-        moves = [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
+        moves = list(map(dict.copy, map(_PLACE_MOVES.__getitem__, empties)))
     if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
@@ -450,6 +458,12 @@ def place_moves(state: State, seat: int) -> list[Move]:
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
         moves.append({MOVE_KEY: "cave"})
     return moves
+
+
+# The plain placement on each square, copied for each listing (callers may change their moves).
+_PLACE_MOVES: tuple[Move, ...] = tuple({MOVE_KEY: "place", "cell": name} for name in CELL_NAMES)
+_NO_CELLS = (None,) * len(CELL_NAMES)  # is_(cell, None) square by square, in C
+_SQUARES = range(len(CELL_NAMES))
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
