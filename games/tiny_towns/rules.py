@@ -7,8 +7,6 @@ so a rejected move never changes anything the caller holds.
 from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
-from itertools import compress
-from operator import is_, is_not
 from typing import Any
 
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
@@ -167,13 +165,19 @@ def _before_placing(state: State, seat: int) -> dict[str, Any]:
 
 
 def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    town = _before_placing(state, seat)
-    cell = _cell(move)
+    # _before_placing's checks and _cell inlined for the usual case (a town in play, not placed yet,
+    # a square named as listed); they give the refusals otherwise. This runs for most moves.
+    towns = state["towns"]
+    town = towns[seat] if 0 <= seat < len(towns) else None
+    if town is None or state["phase"] != "place" or town["resigned"] or town["complete"] or town["placed"]:
+        town = _before_placing(state, seat)
+    cell = CELL_INDEX.get(move.get("cell")) if type(move.get("cell")) is str else None  # type: ignore[arg-type]
+    if cell is None:
+        cell = _cell(move)
     wanted = move.get("resource")
     if wanted is not None:
         wanted = _resource(wanted)
     named = state["resource"]
-    other = flow.named_by_other(state, seat)
     if state["source"] == "free":
         if wanted is None:
             example = f"/tt place {CELL_NAMES[cell]} wood"
@@ -186,7 +190,7 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     elif wanted is None or wanted == named:
         resource = named
     else:
-        if not other or named not in factory_resources(town["cells"]):
+        if not flow.named_by_other(state, seat) or named not in factory_resources(town["cells"]):
             raise IllegalMove(
                 f"This round's resource is {named}. You may place another resource only when one of your "
                 f"Factories holds {named} and another player named it."
@@ -204,7 +208,7 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     elif (
         content.get("building") == "cottage"
         and has_built(town, "statue-of-the-bondmaker")
-        and other
+        and flow.named_by_other(state, seat)
         and state["source"] != "free"
     ):
         if content.get("bond"):
@@ -417,15 +421,17 @@ def place_moves(state: State, seat: int) -> list[Move]:
     cells = town["cells"]
     if state["source"] != "free" and not flow.named_by_other(state, seat):
         # The usual case, and the hottest loop of a playout: the named resource on an empty square.
-        # A fresh copy of each empty square's move, picked in C (one dict copy per move, no loop
-        # over the squares in Python): the same dicts, in square order, as building them one by one.
-        return list(map(dict.copy, compress(_PLACE_MOVES, map(is_, cells, _NO_CELLS))))
-    # The buildings (Factories, Warehouses and the Statue react to a resource named by another
-    # player, the common case in a game of 3 or more): the squares holding something, picked in C,
-    # then the cubes left out. The empty squares, in order, likewise.
-    occupied = compress(enumerate(cells), map(is_not, cells, _NO_CELLS))
-    buildings = [(i, cell) for i, cell in occupied if "building" in cell]
-    empties = list(compress(_SQUARES, map(is_, cells, _NO_CELLS)))
+        names = CELL_NAMES
+        return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
+    # One pass for the empty squares and the buildings (a resource named by another player is the
+    # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
+    empties: list[int] = []
+    buildings: list[tuple[int, dict[str, Any]]] = []
+    for i, cell in enumerate(cells):
+        if cell is None:
+            empties.append(i)
+        elif "building" in cell:
+            buildings.append((i, cell))
     moves: list[Move] = []
     if state["source"] == "free":
         banked = bank_resources(cells)
@@ -441,7 +447,8 @@ def place_moves(state: State, seat: int) -> list[Move]:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
     else:
-        moves = list(map(dict.copy, map(_PLACE_MOVES.__getitem__, empties)))
+        names = CELL_NAMES
+        moves = [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
     if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
@@ -458,12 +465,6 @@ def place_moves(state: State, seat: int) -> list[Move]:
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
         moves.append({MOVE_KEY: "cave"})
     return moves
-
-
-# The plain placement on each square, copied for each listing (callers may change their moves).
-_PLACE_MOVES: tuple[Move, ...] = tuple({MOVE_KEY: "place", "cell": name} for name in CELL_NAMES)
-_NO_CELLS = (None,) * len(CELL_NAMES)  # is_(cell, None) square by square, in C
-_SQUARES = range(len(CELL_NAMES))
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
@@ -534,6 +535,12 @@ def status(state: State) -> Status:
         winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
         return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
     to_act = _waiting(state)
+    # Everything the summary says, as a key: the same line for the same fields (formatting it and
+    # naming the seats was most of status, which runs after every move).
+    key = (phase, to_act, state["round"], state["resource"], state["variant"], *state["names"])
+    found = _STATUS_BY_FIELDS.get(key)
+    if found is not None:
+        return found
     seat_names = state["names"]
     names = ", ".join([seat_names[s] for s in to_act])
     if phase == "monuments":
@@ -544,7 +551,14 @@ def status(state: State) -> Status:
     else:
         shown = state["resource"] or "free choice"
         summary = f"round {state['round']} ({shown}): waiting for: {names}"
-    return flow.open_status(to_act, summary)
+    found = flow.open_status(to_act, summary)
+    if len(_STATUS_BY_FIELDS) >= 4096:  # a long-lived worker sees every player name: keep it bounded
+        _STATUS_BY_FIELDS.clear()
+    _STATUS_BY_FIELDS[key] = found
+    return found
+
+
+_STATUS_BY_FIELDS: dict[tuple[Any, ...], Status] = {}
 
 
 def undo_scope(state: State) -> Hashable:
