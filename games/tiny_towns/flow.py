@@ -150,7 +150,8 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     """
     town = state["towns"][seat]
     # town.is_active and claimable inlined: this runs after almost every move.
-    if not town["placed"] or town["done"] or town.get("complete") or town.get("resigned"):
+    # (subscripts, as rules._require_town_in_play: every town has both fields, setup.new_town)
+    if not town["placed"] or town["done"] or town["complete"] or town["resigned"]:
         return
     if town.get("pending_claims") and None in town["cells"]:
         return
@@ -191,7 +192,8 @@ def round_over(state: State) -> bool:
         return False
     # active_seats and claimable inlined: this runs after every move and usually stops at the first town.
     for town in state["towns"]:
-        if town.get("complete") or town.get("resigned"):
+        # (subscripts, as rules._require_town_in_play: every town has both fields, setup.new_town)
+        if town["complete"] or town["resigned"]:
             continue
         if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
             return False

@@ -471,7 +471,8 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state["phase"] == "finished" or not 0 <= seat < len(state["towns"]):
         return []
     town = state["towns"][seat]
-    if town.get("complete") or town.get("resigned"):  # town.is_active, inlined
+    # town.is_active inlined, with subscripts as _require_town_in_play (every town has both fields)
+    if town["complete"] or town["resigned"]:
         return []
     phase = state["phase"]
     if phase == "monuments":
@@ -520,7 +521,8 @@ def _waiting(state: State) -> tuple[int, ...]:
         # flow.active_seats and flow.claimable inlined, as a plain loop: status runs after every move.
         waiting = []
         for s, town in enumerate(towns):
-            if town.get("complete") or town.get("resigned"):
+            # (subscripts, as _require_town_in_play: every town has both fields, setup.new_town)
+            if town["complete"] or town["resigned"]:
                 continue
             if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
                 waiting.append(s)
