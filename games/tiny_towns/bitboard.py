@@ -24,6 +24,8 @@ from games.tiny_towns.content import CATALOGUE, LETTER
 from games.tiny_towns.patterns import NEEDS, PLACEMENTS, SIZES
 
 LETTERS: tuple[str, ...] = tuple(LETTER.values())
+# board_of_cells spells the resources and letters out: it must follow LETTER's order.
+assert tuple(LETTER.items()) == (("wood", "W"), ("wheat", "H"), ("brick", "B"), ("glass", "G"), ("stone", "S"))
 _BY_LETTER = itemgetter(*LETTERS)  # a Board's cube masks in LETTERS order
 _BYTE = 256
 
@@ -50,18 +52,77 @@ _new_board = tuple.__new__
 
 def board_of_cells(cells: Sequence[Any]) -> Board:
     """The bitboard of a town's squares (same reading as town.letters)."""
-    cubes = dict.fromkeys(LETTERS, 0)
-    wild = 0
-    letter = LETTER
+    # Each resource's mask in a local (no dict lookup and store per cube), the dict built once at
+    # the end: this runs once or twice per move. The resources are the five of LETTER, in order.
+    wood = wheat = brick = glass = stone = wild = 0
     for bit, cell in zip(_BITS, cells, strict=True):
         if cell is None:
             continue
         # A square holds a cube ({"resource": r}) or a building ({"building": slug, ...}).
-        if "resource" in cell:
-            cubes[letter[cell["resource"]]] |= bit
-        elif cell.get("building") == "trading-post":
-            wild |= bit
-    return _new_board(Board, (cubes, wild))
+        resource = cell.get("resource")
+        if resource is None:
+            if cell.get("building") == "trading-post":
+                wild |= bit
+        elif resource == "wood":
+            wood |= bit
+        elif resource == "wheat":
+            wheat |= bit
+        elif resource == "brick":
+            brick |= bit
+        elif resource == "glass":
+            glass |= bit
+        elif resource == "stone":
+            stone |= bit
+        else:
+            raise KeyError(resource)  # (as LETTER[resource] did)
+    return _new_board(Board, ({"W": wood, "H": wheat, "B": brick, "G": glass, "S": stone}, wild))
+
+
+# Boards of lists of squares seen lately: id(list) -> (the list, kept so that its id is not reused
+# while remembered; its squares then; their board). A move copies the list it changes (rules.apply
+# never changes the state it is given) and the towns it does not change keep theirs, so a town's
+# list of squares is usually the one read last time: the readiness check after a placement reads
+# the board before it plus one cube (board_after_cube), and the listing of builds after it reads
+# the same list. The squares are compared (by identity, in C) before a board is reused, in case
+# the list was changed since; a square's content is replaced, never changed in place, as far as
+# the board can tell (a cube's resource, a building's slug: see copying.py; a Warehouse's cubes and
+# a Statue cube change in place but are not on the board).
+_BOARDS: dict[int, tuple[Sequence[Any], tuple[Any, ...], Board]] = {}
+# The lists of a few rounds of one game, the oldest let go first: a town's list is read again
+# within a round or two, and every list kept alive here is more work for the garbage collector.
+_BOARDS_KEPT = 64
+
+
+def town_board(cells: Sequence[Any]) -> Board:
+    """``board_of_cells(cells)``, remembered (see _BOARDS)."""
+    squares = tuple(cells)
+    found = _BOARDS.get(id(cells))
+    if found is not None and found[1] == squares:
+        return found[2]
+    board = board_of_cells(squares)
+    _remember(cells, squares, board)
+    return board
+
+
+def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) -> None:
+    """Remember the board of ``cells``: the squares ``before`` with a cube put on square ``index``
+    (empty before), from the board of ``before`` when it is remembered."""
+    squares = tuple(cells)
+    found = _BOARDS.get(id(before))
+    if found is not None and found[1] == tuple(before):
+        board = found[2]
+        cubes = board.cubes.copy()
+        cubes[LETTER[squares[index]["resource"]]] |= 1 << index
+        board = _new_board(Board, (cubes, board.wild))
+    else:
+        board = board_of_cells(squares)
+    _remember(cells, squares, board)
+
+
+def _remember(cells: Sequence[Any], squares: tuple[Any, ...], board: Board) -> None:
+    if len(_BOARDS) >= _BOARDS_KEPT:
+        del _BOARDS[next(iter(_BOARDS))]  # (dicts keep insertion order: the oldest)
+    _BOARDS[id(cells)] = (cells, squares, board)
 
 
 def board_of_marks(marks: Sequence[str]) -> Board:

@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import Event, Standing, State, Status
 from games.rng import Rng
-from games.tiny_towns.bitboard import board_of_cells, could_fit_any_counts, counts_of, fitting, fitting_slugs
+from games.tiny_towns.bitboard import could_fit_any_counts, counts_of, fitting, fitting_slugs, town_board
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
@@ -150,16 +150,19 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
     """
     town = state["towns"][seat]
     # town.is_active and claimable inlined: this runs after almost every move.
-    if not town["placed"] or town["done"] or town.get("complete") or town.get("resigned"):
+    # (subscripts, as rules._require_town_in_play: every town has both fields, setup.new_town)
+    if not town["placed"] or town["done"] or town["complete"] or town["resigned"]:
         return
     if town.get("pending_claims") and None in town["cells"]:
         return
-    board = board_of_cells(town["cells"])  # read once for the questions below
+    board = town_board(town["cells"])  # read once for the questions below (and remembered)
     # town.has_any_build(state, seat, "public", board) inlined: pattern first, it rules out most.
     for slug in fitting_slugs(state["buildings"], board):
-        if with_choices(state, seat, slug):
+        # (with_choices inlined: only a Bank can have no choice, when every resource is banked)
+        if _ABILITY.get(slug) != "bank" or with_choices(state, seat, slug):
             return
-    possible = possible_monuments(state, seat)
+    # (possible_monuments' first test inlined: no kept monument, or a built one, and nothing is secret)
+    possible = possible_monuments(state, seat) if town.get("monument") and not town.get("monument_built") else ()
     if possible:  # an unbuilt secret monument decides
         # (town.monument_fits inlined: possible_monuments is not empty only for a kept, unbuilt one)
         slug = town["monument"]
@@ -170,6 +173,9 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
         if could_fit_any_counts(possible, counts_of(board)):
             events.append({"irreversible": True})
     mark_done(state, seat, events, auto=True)
+
+
+_ABILITY: dict[str, Any] = {slug: entry.get("ability") for slug, entry in CATALOGUE.items()}
 
 
 def after_claim(state: State, seat: int, events: list[Event]) -> None:
@@ -186,7 +192,8 @@ def round_over(state: State) -> bool:
         return False
     # active_seats and claimable inlined: this runs after every move and usually stops at the first town.
     for town in state["towns"]:
-        if town.get("complete") or town.get("resigned"):
+        # (subscripts, as rules._require_town_in_play: every town has both fields, setup.new_town)
+        if town["complete"] or town["resigned"]:
             continue
         if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
             return False

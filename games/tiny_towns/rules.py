@@ -12,9 +12,10 @@ from typing import Any
 from games.base import MOVE_KEY, Event, IllegalMove, Move, State, Status
 from games.rng import Rng, seed_state
 from games.tiny_towns import flow
+from games.tiny_towns.bitboard import board_after_cube
 from games.tiny_towns.builds import apply_build, build_moves
 from games.tiny_towns.content import CATALOGUE, MONUMENTS, RESOURCES, RULES
-from games.tiny_towns.copying import copy_state, fork, fork_flags
+from games.tiny_towns.copying import copy_state, fork, fork_town
 from games.tiny_towns.patterns import CELL_INDEX, CELL_NAMES
 from games.tiny_towns.setup import setup_state
 from games.tiny_towns.town import (
@@ -164,13 +165,19 @@ def _before_placing(state: State, seat: int) -> dict[str, Any]:
 
 
 def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
-    town = _before_placing(state, seat)
-    cell = _cell(move)
+    # _before_placing's checks and _cell inlined for the usual case (a town in play, not placed yet,
+    # a square named as listed); they give the refusals otherwise. This runs for most moves.
+    towns = state["towns"]
+    town = towns[seat] if 0 <= seat < len(towns) else None
+    if town is None or state["phase"] != "place" or town["resigned"] or town["complete"] or town["placed"]:
+        town = _before_placing(state, seat)
+    cell = CELL_INDEX.get(move.get("cell")) if type(move.get("cell")) is str else None  # type: ignore[arg-type]
+    if cell is None:
+        cell = _cell(move)
     wanted = move.get("resource")
     if wanted is not None:
         wanted = _resource(wanted)
     named = state["resource"]
-    other = flow.named_by_other(state, seat)
     if state["source"] == "free":
         if wanted is None:
             example = f"/tt place {CELL_NAMES[cell]} wood"
@@ -183,7 +190,7 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
     elif wanted is None or wanted == named:
         resource = named
     else:
-        if not other or named not in factory_resources(town["cells"]):
+        if not flow.named_by_other(state, seat) or named not in factory_resources(town["cells"]):
             raise IllegalMove(
                 f"This round's resource is {named}. You may place another resource only when one of your "
                 f"Factories holds {named} and another player named it."
@@ -191,17 +198,24 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
         resource = wanted
     content = town["cells"][cell]
     if content is None:
-        town["cells"][cell] = {"resource": resource}
+        # The list of squares is copied here rather than by apply (copying.fork_town): the board
+        # of the list before is usually remembered, and the readiness check below reads it plus one.
+        before = town["cells"]
+        town["cells"] = cells = before.copy()
+        cells[cell] = {"resource": resource}
+        board_after_cube(before, cells, cell)
         events.append({"text": f"{_name(state, seat)} places {resource} on {CELL_NAMES[cell]}."})
     elif (
         content.get("building") == "cottage"
         and has_built(town, "statue-of-the-bondmaker")
-        and other
+        and flow.named_by_other(state, seat)
         and state["source"] != "free"
     ):
         if content.get("bond"):
             raise IllegalMove(f"The Cottage on {CELL_NAMES[cell]} already holds a Statue of the Bondmaker cube.")
-        # A new entry rather than a change in place: after copying.fork_flags the Cottage is shared.
+        # A new entry rather than a change in place: after copying.fork_town the Cottage is shared,
+        # and so is the list of squares.
+        town["cells"] = town["cells"].copy()
         town["cells"][cell] = {**content, "bond": [resource]}
         events.append(
             {
@@ -367,7 +381,8 @@ def _done(state: State, seat: int, move: Move, events: list[Event]) -> None:
     flow.mark_done(state, seat, events, auto=False)
 
 
-# Moves whose handler changes no building or list in place take the cheaper copy (copying.fork_flags).
+# Moves whose handler changes no building or list in place take the cheaper copy (copying.fork_town;
+# the place handler copies the list of squares it changes).
 _FLAG_MOVES = frozenset(("place", "announce", "done", "monument"))
 
 _HANDLERS = {
@@ -391,7 +406,7 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     if handler is None:
         raise IllegalMove(f"Unknown command {verb!r}: use {', '.join(_HANDLERS)}.")
     # Only the mover's town is copied; flow copies the others before a round ends or starts.
-    new = fork_flags(state, seat) if verb in _FLAG_MOVES else fork(state, seat)
+    new = fork_town(state, seat) if verb in _FLAG_MOVES else fork(state, seat)
     events: list[Event] = []
     handler(new, seat, dict(move), events)
     flow.check_round_end(new, events)
@@ -456,7 +471,8 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     if state["phase"] == "finished" or not 0 <= seat < len(state["towns"]):
         return []
     town = state["towns"][seat]
-    if town.get("complete") or town.get("resigned"):  # town.is_active, inlined
+    # town.is_active inlined, with subscripts as _require_town_in_play (every town has both fields)
+    if town["complete"] or town["resigned"]:
         return []
     phase = state["phase"]
     if phase == "monuments":
@@ -505,7 +521,8 @@ def _waiting(state: State) -> tuple[int, ...]:
         # flow.active_seats and flow.claimable inlined, as a plain loop: status runs after every move.
         waiting = []
         for s, town in enumerate(towns):
-            if town.get("complete") or town.get("resigned"):
+            # (subscripts, as _require_town_in_play: every town has both fields, setup.new_town)
+            if town["complete"] or town["resigned"]:
                 continue
             if not town["done"] or (town.get("pending_claims") and None in town["cells"]):
                 waiting.append(s)
@@ -520,6 +537,12 @@ def status(state: State) -> Status:
         winners = " and ".join(row["player"] for row in table if row["rank"] == 1)
         return Status((), True, f"Game over: {winners} won with {table[0]['score']} points.")
     to_act = _waiting(state)
+    # Everything the summary says, as a key: the same line for the same fields (formatting it and
+    # naming the seats was most of status, which runs after every move).
+    key = (phase, to_act, state["round"], state["resource"], state["variant"], *state["names"])
+    found = _STATUS_BY_FIELDS.get(key)
+    if found is not None:
+        return found
     seat_names = state["names"]
     names = ", ".join([seat_names[s] for s in to_act])
     if phase == "monuments":
@@ -530,7 +553,14 @@ def status(state: State) -> Status:
     else:
         shown = state["resource"] or "free choice"
         summary = f"round {state['round']} ({shown}): waiting for: {names}"
-    return flow.open_status(to_act, summary)
+    found = flow.open_status(to_act, summary)
+    if len(_STATUS_BY_FIELDS) >= 4096:  # a long-lived worker sees every player name: keep it bounded
+        _STATUS_BY_FIELDS.clear()
+    _STATUS_BY_FIELDS[key] = found
+    return found
+
+
+_STATUS_BY_FIELDS: dict[tuple[Any, ...], Status] = {}
 
 
 def undo_scope(state: State) -> Hashable:

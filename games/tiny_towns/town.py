@@ -18,6 +18,7 @@ from games.tiny_towns.bitboard import (
     fitting_sets,
     fitting_slugs,
     masks_of,
+    town_board,
 )
 from games.tiny_towns.content import CATALOGUE, LETTER, MONUMENTS, RESOURCES, RULES
 from games.tiny_towns.patterns import CELL_NAMES, CELLS
@@ -233,7 +234,7 @@ def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], 
     """(building, square mask, allowed 'at' squares, allowed 'with' resources) for every possible build."""
     town = state["towns"][seat]
     cells = town["cells"]
-    board = board_of_cells(cells)
+    board = town_board(cells)  # (usually remembered from the readiness check after the placement)
     if not board.any:
         return
     wild = board.wild  # Trading Posts: the squares a build does not free (at_choices' '*')
