@@ -88,8 +88,8 @@ def board_of_cells(cells: Sequence[Any]) -> Board:
 # the board can tell (a cube's resource, a building's slug: see copying.py; a Warehouse's cubes and
 # a Statue cube change in place but are not on the board).
 _BOARDS: dict[int, tuple[Sequence[Any], tuple[Any, ...], Board]] = {}
-# The lists of a few rounds of one game, the oldest let go first: a town's list is read again
-# within a round or two, and every list kept alive here is more work for the garbage collector.
+# The lists of a few rounds of one game, all let go when full: a town's list is read again within
+# a round or two, and every list kept alive here is more work for the garbage collector.
 _BOARDS_KEPT = 64
 
 
@@ -121,7 +121,10 @@ def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) ->
 
 def _remember(cells: Sequence[Any], squares: tuple[Any, ...], board: Board) -> None:
     if len(_BOARDS) >= _BOARDS_KEPT:
-        del _BOARDS[next(iter(_BOARDS))]  # (dicts keep insertion order: the oldest)
+        # Emptied whole, not the oldest entry alone: the host runs engines on several threads at once
+        # (bot seats settle in a worker, replays in another), and clear() is one step under the GIL,
+        # where finding the oldest and deleting it are two (another thread may delete it between).
+        _BOARDS.clear()
     _BOARDS[id(cells)] = (cells, squares, board)
 
 
