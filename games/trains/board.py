@@ -182,7 +182,8 @@ def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str
     money = turn["money"]
     if money < 0:
         return []
-    waived = frozenset((*waive, *turn["waive"]))
+    turn_waive = turn["waive"]
+    waived = frozenset((*waive, *turn_waive)) if waive or turn_waive else _NOTHING  # usually nothing
     rails = state["rails"]
     key = (state["map"], tuple([h for h, seats in rails.items() if seat in seats]), waived)
     costs = _OPEN.get(key)

@@ -12,9 +12,9 @@ from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
-from games.trains.copying import clone, fork
+from games.trains.copying import clone, fork, fork_end
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
-from games.trains.effects import play_card
+from games.trains.effects import known_play, play_card
 from games.trains.notation import ALL_TRAINS, VERB_NAMES
 
 RULES_VERSION = "1"
@@ -149,7 +149,10 @@ def _advance_start(state: State, events: list[Event]) -> None:
 
 def end_reasons(state: State) -> list[str]:
     reasons = []
-    empty = list(map(state["supply"].__getitem__, state["piles"])).count(0)  # checked every turn
+    supply = state["supply"]
+    # Checked at every end of turn, and on most turns no count in the supply is 0 (the piles are a
+    # part of it); one C-level look at the counts says so without counting the piles one by one.
+    empty = list(map(supply.__getitem__, state["piles"])).count(0) if 0 in supply.values() else 0
     if empty >= RULES["end_empty_piles"]:
         reasons.append(f"{empty} supply piles are empty")
     for seat, player in enumerate(state["players"]):
@@ -232,7 +235,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         raise IllegalMove("First place your starting rail: /trains start HEX.")
     if state["phase"] == "play" and verb == "start":
         raise IllegalMove("Starting rails are all placed; play, buy, pass or end your turn.")
-    new = fork(state, seat)  # only the mover's player is copied
+    # Only the mover's player is copied; ending a turn changes less than the other verbs.
+    new = fork_end(state, seat) if verb == "end" else fork(state, seat)
     events: list[Event] = []
     name = new["names"][seat]
     if verb == "start":
@@ -252,11 +256,12 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         if slug not in CARDS:
             raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
         args = move.get("args", [])
-        if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
-            raise IllegalMove("Card choices must be a list of words.")
-        # City and remote location names stand for their hex on this game's map.
-        if not board.PLACE_WORDS.keys().isdisjoint(args):
-            args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
+        if not known_play(slug, args):  # a play seen before passes the checks below (effects.py)
+            if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
+                raise IllegalMove("Card choices must be a list of words.")
+            # City and remote location names stand for their hex on this game's map.
+            if not board.PLACE_WORDS.keys().isdisjoint(args):
+                args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
         text = play_card(new, seat, slug, args, events)
         events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "buy":
