@@ -141,7 +141,9 @@ async def _game_line(store: AnyStore, guild: str, slug: str, player: str, rows: 
     for r in rows:
         built.update(r.counts)
     if built:
-        top = ", ".join(f"{_label(k)} ×{n}" for k, n in built.most_common(3))
+        # Most first; ties alphabetically, not in whatever order the games listed them.
+        ranked = sorted(built.items(), key=lambda kn: (-kn[1], _label(kn[0])))
+        top = ", ".join(f"{_label(k)} ×{n}" for k, n in ranked[:3])
         verb = rows[-1].counted.split()[-1] if rows[-1].counted else "counted"  # "buildings built" -> "built"
         parts.append(f"most {verb}: {top}")
     maps = Counter(r.map for r in rows if r.map)

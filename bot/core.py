@@ -16,7 +16,8 @@ import random
 import secrets
 import socket
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any
@@ -40,6 +41,10 @@ from storage.db import OUTBOX_LEASE_SECONDS
 
 log = logging.getLogger(__name__)
 RETRIES_ON_STALE = 10
+# Bytes of drawn boards kept by what they show (``Conductor._draw``): the move that ends a round posts
+# the board and the players' /game board right after asks for the very same picture. A Tiny Towns
+# board is about 40 KB: a burst of 100 games keeps every game's latest boards.
+DRAWINGS_KEPT_BYTES = 16 * 2**20
 STALE_CLICK = (
     "This board is out of date: the game has moved on since these buttons were posted. Use the latest "
     "message or `/game status`."
@@ -90,6 +95,8 @@ class Conductor:
         self.clock = clock
         self.seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
+        self._drawings: OrderedDict[Hashable, bytes] = OrderedDict()  # least recently used first
+        self._drawings_bytes = 0
 
     # ----- entry points ------------------------------------------------------------------
 
@@ -333,10 +340,11 @@ class Conductor:
         view = game.spec.view(state, None)
         standings = game.spec.standings(state)
         summary = summary_of(game)
+        at = (game.row.id, game.row.version)
         images = [
             ImageOut(
                 f"{game.spec.slug}-{game.row.id}-v{game.row.version}.png",
-                await self._draw(render_board, view, None),
+                await self._draw(render_board, view, None, key=(render_board, *at, None, None)),
                 f"{game.spec.name} board. {summary}. Scores: {scores_line(standings)}.",
             )
         ]
@@ -344,7 +352,7 @@ class Conductor:
             images.append(
                 ImageOut(
                     f"{game.spec.slug}-{game.row.id}-standings.png",
-                    await self._draw(render_standings_image, view, standings),
+                    await self._draw(render_standings_image, view, standings, key=(render_standings_image, *at)),
                     f"Final standings: {standings_line(standings)}.",
                 )
             )
@@ -568,8 +576,21 @@ class Conductor:
     def _lock(self, guild_id: str, channel_id: str) -> asyncio.Lock:
         return self._locks.setdefault((guild_id, channel_id), asyncio.Lock())
 
-    async def _draw(self, function: Callable[..., bytes], *args: Any) -> bytes:
-        return await asyncio.get_running_loop().run_in_executor(self.render_executor, function, *args)
+    async def _draw(self, function: Callable[..., bytes], *args: Any, key: Hashable | None = None) -> bytes:
+        """``function(*args)`` on the render executor. ``key`` names what is drawn: the function, the
+        game's id and version (whose state never changes) and the view's viewer and focus, from which
+        the arguments follow. A drawing under a key drawn lately is returned again, not redrawn."""
+        kept = self._drawings.get(key) if key is not None else None
+        if kept is not None:
+            self._drawings.move_to_end(key)
+            return kept
+        data = await asyncio.get_running_loop().run_in_executor(self.render_executor, function, *args)
+        if key is not None and key not in self._drawings:
+            self._drawings[key] = data
+            self._drawings_bytes += len(data)
+            while self._drawings_bytes > DRAWINGS_KEPT_BYTES:
+                self._drawings_bytes -= len(self._drawings.popitem(last=False)[1])
+        return data
 
 
 __all__ = ["Actor", "Conductor", "Reply", "Table"]

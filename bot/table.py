@@ -66,7 +66,8 @@ async def board(ctx: Ctx) -> Reply:
     reply = Reply(private=summary, game_id=game.row.id, version=game.row.version)
     if ctx.render_images:
         view = game.spec.view(state, None)
-        data = await ctx.draw(render_aborted if aborted else render_board, view, focus)
+        drawing = render_aborted if aborted else render_board
+        data = await ctx.draw(drawing, view, focus, key=(drawing, game.row.id, game.row.version, None, focus))
         who = f"{game.names[focus]}'s" if focus is not None else "the"
         reply.private_images = [
             ImageOut(
@@ -90,7 +91,12 @@ async def hand(ctx: Ctx) -> Reply:
     if game.row.status == "active":
         reply.legal = labelled_moves(game, seat)
     if ctx.render_images:
-        data = await ctx.draw(render_board, game.spec.view(state, seat), seat)
+        data = await ctx.draw(
+            render_board,
+            game.spec.view(state, seat),
+            seat,
+            key=(render_board, game.row.id, game.row.version, seat, seat),
+        )
         reply.private_images = [
             ImageOut(f"{game.spec.slug}-{game.row.id}-yours.png", data, f"Your private view of {game.spec.name}.")
         ]

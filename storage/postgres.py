@@ -17,7 +17,6 @@ import json
 import time
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import replace
 from typing import Any, Literal
 
 from games.base import GameStatus
@@ -48,6 +47,7 @@ from storage.db import (
     dumps,
     move_rows,
     sound_timers,
+    updated,
     waiting_text,
 )
 from storage.postgres_migrate import migrate_postgres
@@ -654,7 +654,7 @@ def _committed(
     }
     changed: dict[str, Any] = {"version": game.version + 1, "updated_at": now}
     changed.update({key: value for key, value in given.items() if value is not None})
-    return replace(game, **changed)
+    return updated(game, changed)
 
 
 def _move_statement(

@@ -18,10 +18,11 @@ async def is_moderator(interaction: discord.Interaction, store: AnyStore) -> boo
         return True
     if interaction.guild_id is None or interaction.channel_id is None:
         return False
+    held = role_ids(interaction.user) - {interaction.guild_id}  # @everyone (its id is the guild's) never counts
+    if not held:
+        return False  # no configured role can match: most players hold none, and skip the read
     role = await store.channel_setting(str(interaction.guild_id), str(interaction.channel_id), "modrole")
-    if role is None or not role.isdigit() or int(role) == interaction.guild_id:
-        return False  # @everyone (its id is the guild's) never makes everyone a moderator
-    return int(role) in role_ids(interaction.user)
+    return role is not None and role.isdigit() and int(role) in held
 
 
 def manages_server(interaction: discord.Interaction) -> bool:

@@ -158,7 +158,8 @@ def rails(state: State, seat: int, move: Move, events: list[Event]) -> None:
     if plan.end is not None:
         link["ends"][1] = plan.end
         player["workers"] -= 1
-        text += f" and completes it to {plan.end} with a {paid.upper() if paid else ''} icon, spending a rail worker"
+        icon = BUILDING_NAMES.get(paid.upper(), "destination") if paid else "destination"
+        text += f" and completes it to {plan.end} with {with_article(icon)} icon, spending a rail worker"
         if "STATION" in link["ends"] and state["modules"]["station"] and not player["station_link"]:
             player["station_link"] = True
             if state["station_cards"] > 0:
@@ -198,7 +199,8 @@ def build(state: State, seat: int, move: Move, events: list[Event]) -> None:
     player = state["players"][seat]
     label, kind = str(move.get("parcel", "")).upper(), str(move.get("type", "")).upper()
     if state["parcels"].get(label) != seat:
-        mine = [p for p, s in sorted(state["parcels"].items()) if s == seat and p not in state["built"]]
+        mine = [p for p, s in sorted(state["parcels"].items(), key=lambda ps: int(ps[0][1:])) if s == seat]
+        mine = [p for p in mine if p not in state["built"]]
         raise IllegalMove(f"{label} is not a parcel of yours. Yours to build on: {', '.join(mine) or 'none'}.")
     if label in state["built"]:
         raise IllegalMove(f"{label} is already built on.")

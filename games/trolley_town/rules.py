@@ -277,10 +277,19 @@ def _finish(state: State, events: list[Event]) -> None:
         if not state["resigned"][seat]:
             for line in effects.game_end(town, _name(state, seat)):
                 events.append({"text": line})
-    best = max((state["towns"][s]["vp"] for s in active(state)), default=0)
-    winners = [_name(state, s) for s in active(state) if state["towns"][s]["vp"] == best]
-    text = f"Game over: {' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best} VP."
+    winners, best = _winners(state)
+    if not winners:
+        text = "Game over: everyone resigned, so no one wins."
+    else:
+        text = f"Game over: {' and '.join(winners)} {'win' if len(winners) > 1 else 'wins'} with {best} VP."
     events.append({"text": text, "post_board": True})
+
+
+def _winners(state: State) -> tuple[list[str], int]:
+    """The names with the best score among the players still in (none when everyone resigned)."""
+    seats = active(state)
+    best = max((state["towns"][s]["vp"] for s in seats), default=0)
+    return [_name(state, s) for s in seats if state["towns"][s]["vp"] == best], best
 
 
 # ---------------------------------------------------------------- status
@@ -309,8 +318,9 @@ def status(state: State) -> Status:
     phase = state["phase"]
     head = f"Round {state['round']} · {phase.capitalize()}"
     if phase == "finished":
-        best = max((state["towns"][s]["vp"] for s in active(state)), default=0)
-        winners = [_name(state, s) for s in active(state) if state["towns"][s]["vp"] == best]
+        winners, best = _winners(state)
+        if not winners:
+            return Status((), True, "Game over: everyone resigned")
         return Status((), True, f"Game over: {' and '.join(winners)} with {best} VP")
     if any(state["towns"][s]["pending"] for s in seats):
         return Status(seats, False, f"{head}: {names} to choose (/trolley choose)")

@@ -7,7 +7,7 @@ import pytest
 
 from bot.check_ratings import check_ratings
 from storage import is_postgres, open_store
-from storage.rating import Placing, fresh, rate, replay
+from storage.rating import Placing, Rating, fresh, rate, replay
 from tests.community.conftest import ANN, BOB, CAT, GUILD, MOD, OTHER_GUILD, say, trains_won_by
 
 
@@ -142,13 +142,14 @@ def test_rating_ties_share_and_one_player_games_change_nothing():
     assert rate({}, [a, Placing("a", "a", "human", 3)]) == []  # one player in two seats is one player
 
 
-def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(store_target: str, tmp_path):
-    """The real command line, on a database with a rated game (on each backend)."""
+def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(
+    store_target: str, tmp_path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """The command line's `conductor check`, on a database with a rated game (on each backend); run in this
+    process, as test_compact_storage runs `conductor vacuum`: a new interpreter took seconds to start."""
     import asyncio
-    import os
-    import subprocess
-    import sys
 
+    from bot.cli import main as cli_main
     from bot.core import Conductor
 
     async def prepare() -> None:
@@ -166,12 +167,35 @@ def test_conductor_check_prints_the_ratings_and_fails_on_a_tampered_one(store_ta
             await store.close()
 
     asyncio.run(prepare())
-    where = "DATABASE_URL" if is_postgres(store_target) else "DATABASE_PATH"
-    env = {**os.environ, where: store_target, "CONDUCTOR_HOME": str(tmp_path)}
-    command = [sys.executable, "-m", "bot.cli", "check"]
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert f"ratings of trains in server {GUILD}: ok: 2 ratings recomputed from 1 finished games" in done.stdout
+    for key in ("DATABASE_URL", "DATABASE_PATH"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("DATABASE_URL" if is_postgres(store_target) else "DATABASE_PATH", store_target)
+    command = ["--env-file", str(tmp_path / "none.env"), "check"]
+    capsys.readouterr()
+    assert cli_main(command) == 0, capsys.readouterr()
+    said = capsys.readouterr().out
+    assert f"ratings of trains in server {GUILD}: ok: 2 ratings recomputed from 1 finished games" in said
     asyncio.run(tamper())
-    done = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
-    assert done.returncode == 1 and "ratings of trains in server g1: mismatch" in done.stdout
+    assert cli_main(command) == 1
+    assert "ratings of trains in server g1: mismatch" in capsys.readouterr().out
+
+
+def test_a_player_rated_again_starts_from_their_stored_uncertainty():
+    """Each game narrows sigma further: a second and third game start from the sigma the last one left,
+    not from a new player's (the fold that `conductor check` recomputes)."""
+    ratings: dict[str, Rating] = {}
+    sigmas = []
+    for _ in range(3):
+        for rating in rate(ratings, [Placing("a", "a", "human", 1), Placing("b", "b", "human", 2)]):
+            ratings[rating.player] = rating
+        sigmas.append(ratings["a"].sigma)
+    assert fresh("a", "a", "human").sigma > sigmas[0] > sigmas[1] > sigmas[2]
+    assert ratings["a"].games == 3 and ratings["a"].mu > ratings["b"].mu
+
+
+def test_a_player_seated_twice_at_the_same_rank_is_named_by_their_first_seat():
+    seats = [Placing("bot:level1", "Bot 1", "bot", 1), Placing("bot:level1", "Bot 2", "bot", 1)]
+    [bot, ann] = rate({}, [*seats, Placing("ann", "ann", "human", 2)])
+    assert (bot.player, bot.display_name, ann.player) == ("bot:level1", "Bot 1", "ann")
+    [bot, ann] = rate({}, [*seats[::-1], Placing("ann", "ann", "human", 2)])
+    assert bot.display_name == "Bot 2"  # the first of the two seats, whichever it is

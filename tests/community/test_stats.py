@@ -101,3 +101,17 @@ def test_tramways_counts_the_buildings_each_player_built_by_name():
         },
     }
     assert stats(state)["counts"] == [{"Station": 1}, {"Residence": 1, "Leisure": 1}]
+
+
+async def test_the_most_built_list_breaks_ties_alphabetically(store):
+    """Whatever order a game's stats listed its buildings in (the stored text is read back as a dict)."""
+    from bot.community import _game_line
+    from storage.community import ResultRow
+
+    def row(game_id: int, counts: dict[str, int]) -> ResultRow:
+        return ResultRow(game_id, "tiny-towns", "1", "ann", "human", 1, 1, 20, None, None, "buildings built", counts,
+                         float(game_id))  # fmt: skip
+
+    rows = [row(1, {"well": 2, "theater": 1, "farm": 1}), row(2, {"cottage": 2, "theater": 1, "farm": 1})]
+    line = await _game_line(store, GUILD, "tiny-towns", "1", rows)
+    assert "most built: Cottage ×2, Farm ×2, Theater ×2." in line, line

@@ -5,7 +5,10 @@ the hand's move menu with the game's labels (issue 17, host mutation testing: ``
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -108,3 +111,69 @@ async def test_a_game_without_a_private_summary_says_the_view_is_private(
     assert (reply.error, reply.private, reply.public) == (None, "Your private view:", "")
     assert (reply.game_id, reply.version) == (row.id, row.version)
     assert reply.legal == []  # ann names the resource first
+
+
+@pytest.mark.parametrize("seed", [3, 42, 77])
+async def test_kept_drawings_are_the_current_drawings_along_a_seeded_game(store: Store, seed: int) -> None:
+    """The Conductor keeps what it drew by game, version, viewer and focus (``Conductor._draw``),
+    and its plain definition is drawing afresh: along a seeded game played by level-0 bots, after
+    every move, the posted board, every /game board focus and both hands are the drawing of the
+    state now, though each is asked twice at one version and the round's board was drawn already."""
+    drawing = Conductor(store, seed_source=lambda: seed)
+    spec = games.get_game("tiny-towns")
+    await started_two_player(drawing)
+    actors = [ANN, BOB]
+    for _ in range(7):
+        state = await open_state(store)
+        seat = spec.status(state).to_act[0]
+        reply = await say(drawing, actors[seat], spec.format(spec.bot_move(state, seat, 0)))
+        assert reply.ok, reply.error
+        state = await open_state(store)
+        public = spec.view(state, None)
+        for image in reply.images[:1]:  # the board posted when a round ends
+            assert image.data == render_board(public, None)
+        for _ in range(2):
+            for focus, seat_shown in [("", None), (" ann", 0), (" bob", 1)]:
+                [image] = (await say(drawing, CAT, "/game board" + focus)).private_images
+                assert image.data == render_board(public, seat_shown), focus
+            for viewer, actor in enumerate(actors):
+                [image] = (await say(drawing, actor, "/game hand")).private_images
+                assert image.data == render_board(spec.view(state, viewer), viewer)
+
+
+class CountingExecutor(ThreadPoolExecutor):
+    """A render executor that counts the drawings asked of it."""
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=1)
+        self.drawn = 0
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        self.drawn += 1
+        return super().submit(fn, *args, **kwargs)
+
+
+async def test_a_board_or_hand_asked_again_at_the_same_version_is_not_drawn_again(store: Store) -> None:
+    """The point of keeping drawings (issue 14): on a busy server the same picture is asked for again
+    and again between two moves; only a new version, another focus or another viewer draws anew."""
+    executor = CountingExecutor()
+    host = Conductor(store, seed_source=lambda: 7, render_executor=executor)
+    try:
+        await started_two_player(host)
+        assert (await say(host, CAT, "/game board")).private_images
+        assert executor.drawn == 1
+        await say(host, BOB, "/game board")
+        assert executor.drawn == 1  # the same picture, whoever asks
+        await say(host, CAT, "/game board ann")
+        assert executor.drawn == 2  # another focus
+        await say(host, BOB, "/game hand")
+        await say(host, BOB, "/game hand")
+        assert executor.drawn == 3
+        await say(host, ANN, "/game hand")
+        assert executor.drawn == 4  # another viewer
+        assert (await say(host, ANN, "/tt announce wood")).ok
+        await say(host, CAT, "/game board")
+        await say(host, BOB, "/game hand")
+        assert executor.drawn == 6  # a new version
+    finally:
+        executor.shutdown()

@@ -5,15 +5,17 @@ agrees with Python's; and PostgreSQL's own parts: placeholders, migrations, ``co
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import asyncpg
 import pytest
 
+from bot.cli import main as cli_main
 from bot.core import Conductor
 from storage import Announcement, NewTimer, Shards, Store, open_store, shard_of
 from storage.postgres import PostgresStore, placeholders
@@ -145,6 +147,32 @@ async def test_a_process_claims_only_the_timers_and_posts_of_its_shards(store: S
     assert await store.next_timer() is None
 
 
+async def test_migrations_stop_at_their_target_and_say_the_version_reached(postgres_url: str):
+    numbers = [number for number, _ in available_postgres()]
+    connection = await asyncpg.connect(postgres_url)
+    try:
+        assert await migrate_postgres(connection, target=0) == 0
+        assert await migrate_postgres(connection, target=3) == 3
+        assert await connection.fetchval("SELECT MAX(version) FROM schema_migrations") == 3
+        assert await migrate_postgres(connection) == numbers[-1]
+    finally:
+        await connection.close()
+
+
+async def test_bot_processes_starting_together_on_a_new_database_all_come_up(postgres_url: str):
+    """Several processes migrating one new database at once (the shards of one bot starting together) take
+    turns under the advisory lock, from creating the migrations table on: each migration runs once."""
+    numbers = [number for number, _ in available_postgres()]
+    connections = [await asyncpg.connect(postgres_url) for _ in range(3)]
+    try:
+        assert await asyncio.gather(*(migrate_postgres(c) for c in connections)) == [numbers[-1]] * 3
+        applied = await connections[0].fetch("SELECT version FROM schema_migrations ORDER BY version")
+        assert [row[0] for row in applied] == numbers
+    finally:
+        for c in connections:
+            await c.close()
+
+
 async def test_old_tiny_towns_states_are_renamed_by_the_postgresql_form_of_migration_4(postgres_url: str):
     connection = await asyncpg.connect(postgres_url)
     try:
@@ -167,15 +195,31 @@ async def test_old_tiny_towns_states_are_renamed_by_the_postgresql_form_of_migra
         await store.close()
 
 
-def _cli(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DATABASE_"))}
-    environment.update(PYTHONPATH=str(ROOT), **env)
-    return subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args], capture_output=True, text=True, env=environment, timeout=120
-    )
+class Said(NamedTuple):
+    returncode: int
+    stdout: str
+    stderr: str
 
 
-async def test_migrate_db_copies_everything_and_check_is_clean_on_the_copy(tmp_path: Path, postgres_url: str):
+def _cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path, *args: str, **env: str
+) -> Said:
+    """`conductor <args>` with these settings, run in this process (as test_compact_storage does): the same
+    code as the console command without a new interpreter importing everything again, which took seconds per
+    call (and bench/mutation.sh runs this file once per mutant)."""
+    for key in [k for k in os.environ if k.startswith(("DISCORD_", "DATABASE_"))]:
+        monkeypatch.delenv(key)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    capsys.readouterr()
+    code = cli_main(["--env-file", str(tmp_path / "none.env"), *args])
+    said = capsys.readouterr()
+    return Said(code, said.out, said.err)
+
+
+async def test_migrate_db_copies_everything_and_check_is_clean_on_the_copy(
+    tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
     source = tmp_path / "conductor.db"
     store = await Store.open(source)
     host = Conductor(store, render_images=False, seed_source=lambda: 42)
@@ -199,7 +243,8 @@ async def test_migrate_db_copies_everything_and_check_is_clean_on_the_copy(tmp_p
     assert expected["timers"] and expected["moves"] and expected["outbox"]
     assert expected["ratings"] and expected["results"] and expected["links"] and expected["listings"]
 
-    copied = _cli("migrate-db", "--from", f"sqlite:///{source}", "--to", postgres_url)
+    cli = functools.partial(asyncio.to_thread, _cli, monkeypatch, capsys, tmp_path)  # it runs its own event loop
+    copied = await cli("migrate-db", "--from", f"sqlite:///{source}", "--to", postgres_url)
     assert copied.returncode == 0, copied.stderr
     assert "3 moves" in copied.stdout and "3 games" in copied.stdout and "1 moves_archive" in copied.stdout
     assert "2 ratings" in copied.stdout and "2 game_results" in copied.stdout and "2 web_links" in copied.stdout
@@ -210,10 +255,10 @@ async def test_migrate_db_copies_everything_and_check_is_clean_on_the_copy(tmp_p
         assert new.id == 4  # the id sequence continues after the copied games
     finally:
         await target.close()
-    checked = _cli("check", DATABASE_URL=postgres_url)
+    checked = await cli("check", DATABASE_URL=postgres_url)
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "games checked, 0 problems" in checked.stdout and "Database: postgresql://postgres@" in checked.stdout
-    again = _cli("migrate-db", "--from", f"sqlite:///{source}", "--to", postgres_url)
+    again = await cli("migrate-db", "--from", f"sqlite:///{source}", "--to", postgres_url)
     assert again.returncode == 2 and "already holds games" in again.stderr
 
 
@@ -257,9 +302,11 @@ def test_settings_pick_the_database_and_the_shards(monkeypatch: pytest.MonkeyPat
             load_settings(str(none))
 
 
-def test_a_postgresql_server_that_is_not_there_is_one_line(postgres_cluster):
+def test_a_postgresql_server_that_is_not_there_is_one_line(
+    postgres_cluster, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+):
     closed = postgres_cluster.database_url("nothing").replace(f":{postgres_cluster.port}/", ":1/")
-    done = _cli("check", DATABASE_URL=closed)
+    done = _cli(monkeypatch, capsys, tmp_path, "check", DATABASE_URL=closed)
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1, done.stderr
     assert "cannot open the database postgresql://postgres@127.0.0.1:1/nothing" in done.stderr
 

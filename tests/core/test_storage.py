@@ -50,8 +50,9 @@ async def test_pragmas(sqlite_store: Store):
 
 async def test_one_open_game_per_channel_and_history_is_kept(store: Store):
     game = await store.create_game("g", "c", "tiny-towns", "u1", "ann", {}, "1")
-    with pytest.raises(ChannelBusy):
+    with pytest.raises(ChannelBusy) as busy:
         await store.create_game("g", "c", "tiny-towns", "u2", "bob", {}, "1")
+    assert busy.value.args == ("c",)  # names the channel
     other_channel = await store.create_game("g", "thread-7", "tiny-towns", "u2", "bob", {}, "1")
     assert other_channel.id != game.id
     await store.update_game(game.id, 0, status="finished")

@@ -82,3 +82,43 @@ async def test_everyone_as_the_moderator_role_makes_nobody_a_moderator(tmp_path)
         assert not await is_moderator(interaction(roles=(10,)), store)
     finally:
         await store.close()
+
+
+async def test_the_role_check_reads_the_setting_only_for_members_holding_a_role(tmp_path) -> None:
+    """``is_moderator`` skips the store when the member holds no role besides @everyone; its plain
+    definition reads the setting always: both agree for every stored value and every set of roles,
+    and members without a role cost no read."""
+
+    async def plain(interaction: Any, store: Store) -> bool:
+        if interaction.permissions.manage_channels or interaction.permissions.administrator:
+            return True
+        role = await store.channel_setting("10", "20", "modrole")
+        if role is None or not role.isdigit() or int(role) == interaction.guild_id:
+            return False
+        return int(role) in {r.id for r in interaction.user.roles}
+
+    store = await Store.open(tmp_path / "p.db")
+    reads: list[str] = []
+    read = store.channel_setting
+
+    async def counted(guild: str, channel: str, key: str) -> str | None:
+        reads.append(key)
+        return await read(guild, channel, key)
+
+    try:
+        for stored in (None, "77", "78", "10", "x7", "", "0077"):
+            await store.set_channel_setting("10", "*", "modrole", stored or None)
+            if stored == "":
+                await store.set_channel_setting("10", "*", "modrole", "")
+            for roles in ((), (10,), (77,), (10, 77), (78,), (10, 78, 77), (79, 80)):
+                for manage in (False, True):
+                    asked = interaction(manage=manage, roles=roles)
+                    expected = await plain(asked, store)
+                    store.channel_setting = counted  # type: ignore[method-assign]
+                    reads.clear()
+                    assert await is_moderator(asked, store) == expected, (stored, roles, manage)
+                    store.channel_setting = read  # type: ignore[method-assign]
+                    if manage or not set(roles) - {10}:
+                        assert reads == [], (stored, roles, manage)
+    finally:
+        await store.close()

@@ -18,6 +18,7 @@ import asyncpg
 import pytest
 
 from storage import AnyStore, Store, open_store
+from storage.postgres import PostgresStore
 from tests.pgcluster import Cluster
 
 _databases = itertools.count(1)
@@ -87,5 +88,13 @@ async def rows(store: AnyStore, sql: str, params: tuple[Any, ...] = ()) -> list[
 async def sqlite_store(tmp_path) -> AsyncIterator[Store]:
     """For what only the SQLite store has (its decode counter, pragmas)."""
     store = await Store.open(tmp_path / "test.db")
+    yield store
+    await store.close()
+
+
+@pytest.fixture
+async def postgres_store(shared_postgres_url: str) -> AsyncIterator[PostgresStore]:
+    """For what only the PostgreSQL store has (its one-statement moves, its snapshot reads)."""
+    store = await PostgresStore.open(await _emptied(shared_postgres_url))
     yield store
     await store.close()

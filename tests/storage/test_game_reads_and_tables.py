@@ -119,3 +119,35 @@ def test_postgresql_command_statuses_give_the_rows_changed():
     assert [_affected(s) for s in ("UPDATE 1", "INSERT 0 1", "DELETE 12", "SELECT 3", "CREATE TABLE", "")] == [
         1, 1, 12, 3, 0, 0
     ]  # fmt: skip
+
+
+async def test_a_channels_own_setting_wins_whatever_order_the_rows_come_in(clocked: AnyStore):
+    """The table reads the channel's and the guild-wide ('*') settings in one statement; the channel's own
+    value wins because it is kept apart, not because its row happens to come last. A channel id that sorts
+    before '*' (the store takes any text) reads its rows first."""
+    for channel in ("!", "c"):
+        await clocked.create_game("g", channel, "tiny-towns", "1", "ann", {}, "1")
+        await clocked.set_channel_setting("g", channel, "reminder", "3600")
+    await clocked.set_channel_setting("g", "*", "reminder", "7200")
+    await clocked.set_channel_setting("g", "*", "modrole", "55")
+    for channel in ("!", "c"):
+        table = await clocked.table("g", channel)
+        assert table is not None and table.settings == {"reminder": "3600", "modrole": "55"}, channel
+
+
+def test_a_statement_returning_its_new_id_is_known_by_its_last_words():
+    from storage.shared import returns_id
+
+    assert returns_id("INSERT INTO t (a) VALUES (?) RETURNING id\n    ")  # trailing space and line breaks
+    assert returns_id("insert into t (a) values (?) returning ID")
+    assert not returns_id("INSERT INTO t (a) VALUES (?)") and not returns_id("  RETURNING id, a")
+
+
+async def test_a_row_with_several_damaged_columns_names_each(clocked: AnyStore):
+    game = await clocked.create_game("g", "c", "tiny-towns", "1", "ann", {}, "1")
+    await clocked._write("UPDATE games SET state = '{broken', state_z = NULL, options = '[1]' WHERE id = ?", (game.id,))
+    damaged = await clocked.get_game(game.id)
+    assert damaged is not None and damaged.state is None and damaged.options == {}
+    assert damaged.damaged == (
+        "its saved state cannot be decoded (not valid JSON); its options cannot be decoded (not a JSON object)"
+    )

@@ -123,3 +123,40 @@ async def test_rolled_back_games_are_forgotten_and_finished_again_replace_their_
     assert recorded == [(b, 2, "2", 1), (b, 2, "3", 2), (a, 3, "1", 1), (a, 3, "2", 2)]
     assert await clocked.ratings("g1", "trains") == await _expected_ratings(clocked, "g1", "trains")
     assert {r.player: r.games for r in await clocked.ratings("g1", "trains")} == {"1": 1, "2": 2, "3": 1}
+
+
+async def test_a_finished_game_rolled_back_forgets_its_results_whatever_results_the_commit_carries(
+    clocked: AnyStore, clock: Clock
+):
+    """Rolling a finished game back into play forgets its results and re-folds the ratings, even when the
+    commit also passes results: only a commit that finishes records them."""
+    first = _results("ta", (ANN, 1, 30), (BOB, 2, 20))
+    kept = await _finish(clocked, clock, "g1", "c1", "trains", first)
+    game = await _finish(clocked, clock, "g1", "c2", "trains", _results("tb", (BOB, 1, 9), (CAT, 2, 8)))
+    finished = await clocked.get_game(game)
+    assert finished is not None and finished.status == "finished"
+    await clocked.commit(finished, status="active", results=_results("tb", (CAT, 1, 99), (BOB, 2, 1)))
+    assert [r.game_id for r in await clocked.results("g1")] == [kept, kept]
+    assert await clocked.ratings("g1", "trains") == await _expected_ratings(clocked, "g1", "trains")
+    assert {r.player for r in await clocked.ratings("g1", "trains")} == {"1", "2"}
+
+
+def test_what_a_status_change_does_to_the_results():
+    """finish_action, case by case: record only when a game finishes with results; forget when a finished
+    game goes back into play; nothing for every other change (an abort never reaches the results)."""
+    from storage.community import finish_action
+
+    results = _results("t", (ANN, 1, 3), (BOB, 2, 1))
+    cases = [
+        ("active", None, results, None),  # no status change
+        ("finished", "finished", results, None),  # the same status again
+        ("active", "finished", results, "record"),
+        ("active", "finished", None, None),  # finished without results: nothing to record
+        ("active", "aborted", results, None),
+        ("lobby", "aborted", None, None),
+        ("finished", "active", None, "forget"),
+        ("finished", "active", results, "forget"),
+        ("finished", "aborted", None, "forget"),
+    ]
+    for was, now, given, expected in cases:
+        assert finish_action(was, now, given) == expected, (was, now, given is not None)

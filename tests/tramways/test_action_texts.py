@@ -30,8 +30,8 @@ def test_rails_on_a_hill_then_extended_and_completed() -> None:
     assert lines == ["orange lays rails on A2 A3 (link 1 from R1) (playing Track Crew; +1 stress for extra icons)."]
     state, lines = said(state, "/tram rails A3 A4 A5 dest C with foreman:rail commuter:c")
     assert lines == [
-        "orange lays rails on A4 (link 1 from R1) and completes it to C1 with a C icon, spending a rail worker "
-        "(playing Foreman, Commuter).",
+        "orange lays rails on A4 (link 1 from R1) and completes it to C1 with a Commercial icon, spending a rail "
+        "worker (playing Foreman, Commuter).",
         "orange ends their turn. green to act.",
     ]
     me = state["players"][0]

@@ -26,8 +26,9 @@ def test_completing_a_link_with_a_new_passenger_from_the_destination_card() -> N
     state, events = do(leisure(), 0, COMPLETE + "+pax at P1")
     assert events == [
         {
-            "text": "orange lays rails on C4 D4 E4 (link 1 from P1) and completes it to R1 with a L icon, spending a "
-            "rail worker (playing Track Crew, Foreman, Tourist; +2 stress for extra icons; 1 new passenger at P1)."
+            "text": "orange lays rails on C4 D4 E4 (link 1 from P1) and completes it to R1 with a Leisure icon, "
+            "spending a rail worker (playing Track Crew, Foreman, Tourist; +2 stress for extra icons; "
+            "1 new passenger at P1)."
         }
     ]
     assert state["links"] == [
@@ -55,7 +56,7 @@ def test_extending_the_unfinished_link_when_it_is_not_the_last_one() -> None:
     add_link(state, 1, ["A1"], ["R1", "P1"])  # green's link 2, laid after orange's link 1
     state, events = do(state, 0, "/tram rails D4 E4 E3 dest L with foreman:rail tourist:l")
     assert events[0]["text"] == (
-        "orange lays rails on E4 (link 1 from P1) and completes it to R1 with a L icon, spending a rail worker "
+        "orange lays rails on E4 (link 1 from P1) and completes it to R1 with a Leisure icon, spending a rail worker "
         "(playing Foreman, Tourist)."
     )
     assert state["links"] == [
@@ -86,7 +87,10 @@ def test_rails_refusals_word_for_word() -> None:
 def test_the_first_link_to_the_station_takes_a_station_card_while_any_is_left() -> None:
     from tests.tramways.test_modules import station_city
 
-    said = "orange lays rails on B1 (link 1 from R1) and completes it to STATION with a R icon, spending a rail worker"
+    said = (
+        "orange lays rails on B1 (link 1 from R1) and completes it to STATION with a Residence icon, "
+        "spending a rail worker"
+    )
     for left, after, extra, got in (
         (1, 0, "; first link to the Station: takes a Station card", ["station-card"]),
         (0, 0, "", []),
