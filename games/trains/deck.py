@@ -11,6 +11,7 @@ from typing import Any
 from games import cards
 from games.base import Event, State
 from games.trains.content import CARDS, RULES
+from games.trains.shuffle import shuffled
 
 ZONES = ("deck", "hand", "discard", "play", "gained")
 
@@ -51,7 +52,7 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
     elif len(player["discard"]) >= count - have:
         drawn = deck[::-1]
         deck.clear()
-        cards.reshuffle(state, player, name, events)
+        _reshuffle(state, player, name, events)
         deck = player["deck"]
         rest = count - have
         drawn += deck[: -rest - 1 : -1]
@@ -66,6 +67,13 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
 
 
 _NAMES = {slug: card.name for slug, card in CARDS.items()}
+
+
+def _reshuffle(state: State, player: dict[str, Any], name: str, events: list[Event]) -> None:
+    """games/cards.reshuffle of a non-empty discard pile, with the packed shuffle (shuffle.py)."""
+    player["deck"], state["rng"] = shuffled(state["rng"], player["discard"])
+    player["discard"] = []
+    events.append({"text": f"{name} shuffles their discard pile into a new deck.", "irreversible": True})
 
 
 def gain_waste(state: State, seat: int, count: int) -> int:

@@ -16,6 +16,7 @@ from games.trains.copying import clone, fork, fork_end
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
 from games.trains.effects import known_play, play_card
 from games.trains.notation import ALL_TRAINS, VERB_NAMES
+from games.trains.shuffle import shuffled
 
 RULES_VERSION = "1"
 
@@ -96,7 +97,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
     }
     ordered = [slug for slug, n in start_deck.items() for _ in range(n)]
     for _ in players:
-        deck = rng.shuffled(ordered)
+        deck, rng.state = shuffled(rng.state, ordered)  # rng.shuffled's deck, packed (shuffle.py)
         state["players"].append(
             {
                 "deck": deck,
