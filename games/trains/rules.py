@@ -228,19 +228,45 @@ def _check_turn(state: State, seat: int) -> None:
 
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    _check_turn(state, seat)
+    # _check_turn's conditions at once (every move passes them); it says what is wrong otherwise.
+    phase = state["phase"]
+    players = state["players"]
+    if phase == "over" or seat != state["current"] or not 0 <= seat < len(players) or players[seat]["resigned"]:
+        _check_turn(state, seat)
     verb = move.get(MOVE_KEY) if isinstance(move, dict) else None
     if verb not in VERB_NAMES:
         raise IllegalMove(f"Unknown command {verb!r}; use one of: {', '.join(VERB_NAMES)}.")
-    if state["phase"] == "start" and verb != "start":
+    if phase == "start" and verb != "start":
         raise IllegalMove("First place your starting rail: /trains start HEX.")
-    if state["phase"] == "play" and verb == "start":
+    if phase == "play" and verb == "start":
         raise IllegalMove("Starting rails are all placed; play, buy, pass or end your turn.")
-    # Only the mover's player is copied; ending a turn changes less than the other verbs.
-    new = fork_end(state, seat) if verb == "end" else fork(state, seat)
     events: list[Event] = []
-    name = new["names"][seat]
-    if verb == "start":
+    name = state["names"][seat]
+    # The verbs by how often they come: playing a card, then ending the turn.
+    if verb == "play":
+        new = fork(state, seat)  # only the mover's player is copied
+        word = move.get("card", "")
+        if word == ALL_TRAINS:
+            _play_all_trains(new, seat, events)
+        else:
+            slug = str(word)
+            if slug not in CARDS:
+                raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
+            args = move.get("args", [])
+            known = known_play(slug, args)  # a play seen before passes the checks below (effects.py)
+            if not known:
+                if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
+                    raise IllegalMove("Card choices must be a list of words.")
+                # City and remote location names stand for their hex on this game's map.
+                if not board.PLACE_WORDS.keys().isdisjoint(args):
+                    args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
+            text = play_card(new, seat, slug, args, events, checked=known)
+            events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
+    elif verb == "end":
+        new = fork_end(state, seat)  # ending a turn changes less than the other verbs
+        _end_turn(new, events)
+    elif verb == "start":
+        new = fork(state, seat)
         hexname = board.place_hex(new, str(move.get("hex", "")))
         problem = board.start_problem(new, seat, hexname)
         if problem:
@@ -250,24 +276,11 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         new["players"][seat]["start"] = hexname
         events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
         _advance_start(new, events)
-    elif verb == "play" and move.get("card") == ALL_TRAINS:
-        _play_all_trains(new, seat, events)
-    elif verb == "play":
-        slug = str(move.get("card", ""))
-        if slug not in CARDS:
-            raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
-        args = move.get("args", [])
-        if not known_play(slug, args):  # a play seen before passes the checks below (effects.py)
-            if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
-                raise IllegalMove("Card choices must be a list of words.")
-            # City and remote location names stand for their hex on this game's map.
-            if not board.PLACE_WORDS.keys().isdisjoint(args):
-                args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
-        text = play_card(new, seat, slug, args, events)
-        events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "buy":
+        new = fork(state, seat)
         _buy(new, seat, str(move.get("card", "")), bool(move.get("top", False)), events)
-    elif verb == "pass":
+    else:  # pass
+        new = fork(state, seat)
         turn = new["turn"]
         if turn["played"] or turn["bought"]:
             raise IllegalMove("You can only pass before playing or buying anything this turn; use /trains end.")
@@ -275,8 +288,6 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         count = hand.count("waste")
         return_waste(new, hand, count)
         events.append({"text": f"{name} passes and returns {count} Waste to the supply."})
-        _end_turn(new, events)
-    else:
         _end_turn(new, events)
     new["move_number"] += 1
     return new, events
@@ -375,10 +386,9 @@ def kick(state: State, seat: int) -> tuple[State, list[Event]]:
     name = new["names"][seat]
     new["players"][seat]["kicked"] = True
     if RULES.get("kicked_rails") == "lifted":
-        for hexname in [h for h, seats in new["rails"].items() if seat in seats]:
-            new["rails"][hexname] = [s for s in new["rails"][hexname] if s != seat]
-            if not new["rails"][hexname]:
-                del new["rails"][hexname]
+        # A new dict, not the clone's changed in place: board.own_rails keeps answers per dict.
+        lifted = {h: [s for s in seats if s != seat] if seat in seats else seats for h, seats in new["rails"].items()}
+        new["rails"] = {h: seats for h, seats in lifted.items() if seats}
     for event in events:
         if event.get("text") == f"{name} resigns.":
             event["text"] = f"{name} was kicked by a moderator."

@@ -1,0 +1,117 @@
+"""The fourth round of engine fast paths against their plain definitions, on real seeded states.
+
+``board.own_rails`` (a seat's rail hexes, kept per rails dict), ``effects.play_card`` with
+``checked`` (apply found the words known already) and the written-out turn check of
+``rules.apply`` each give exactly what the plain rule gives.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from games.base import MOVE_KEY, IllegalMove, State
+from games.rng import Rng
+from games.trains import GAME, board, effects, rules
+from games.trains.copying import clone
+
+
+def _records(map_name: str, players: int, seeds: range) -> list[tuple[State, int, dict[str, Any]]]:
+    """(state, seat, move) of every move of seeded random games (another kingdom per seed)."""
+    out = []
+    for seed in seeds:
+        state = GAME.setup([f"p{i}" for i in range(players)], {"map": map_name}, seed)
+        picker = Rng(seed + 404)
+        while not GAME.status(state).finished:
+            seat = GAME.status(state).to_act[0]
+            move = picker.choice(GAME.legal_moves(state, seat))
+            out.append((state, seat, move))
+            state, _ = GAME.apply(state, seat, move)
+    return out
+
+
+@pytest.fixture(scope="module")
+def records() -> list[tuple[State, int, dict[str, Any]]]:
+    return _records("tokyo", 4, range(3)) + _records("osaka", 3, range(3, 5))
+
+
+def _plain_own(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
+    return tuple(h for h, seats in rails.items() if seat in seats)
+
+
+def test_own_rails_are_the_seats_hexes_in_board_order(records: list[Any]) -> None:
+    boards = 0
+    for state, _, _ in records:
+        for seat in range(len(state["players"])):
+            assert board.own_rails(state["rails"], seat) == _plain_own(state["rails"], seat)
+        boards += 1
+    assert boards > 1000
+
+
+def test_own_rails_of_a_dict_grown_or_shrunk_in_place_are_read_afresh(records: list[Any]) -> None:
+    state = records[-1][0]
+    rails = {h: list(seats) for h, seats in state["rails"].items()}
+    mine = board.own_rails(rails, 0)
+    extra = next(h for h in board.frontier(state, 0) if h not in rails)
+    rails[extra] = [0]
+    assert board.own_rails(rails, 0) == (*mine, extra) == _plain_own(rails, 0)
+    del rails[extra]
+    assert board.own_rails(rails, 0) == mine == _plain_own(rails, 0)
+
+
+def test_own_rails_kept_for_many_boards_stay_right() -> None:
+    # More dicts than the memo keeps: it is cleared and refilled, never mixes two boards up.
+    made = [{f"E{i}": [0], f"F{i}": [1]} for i in range(3 * board._OWN_KEPT)]
+    for rails in made:
+        assert board.own_rails(rails, 0) == _plain_own(rails, 0)
+        assert board.own_rails(rails, 1) == _plain_own(rails, 1)
+    for rails in made:
+        assert board.own_rails(rails, 1) == _plain_own(rails, 1)
+
+
+def test_a_checked_play_is_the_play_with_its_words_looked_at(records: list[Any]) -> None:
+    plays = [(s, seat, m) for s, seat, m in records if m[MOVE_KEY] == "play" and m["card"] != "all-trains"]
+    assert len(plays) > 500
+    for state, seat, move in plays:
+        assert effects.known_play(move["card"], move["args"])  # every listed play was applied once
+        before = json.dumps(state)
+        fast, plain = clone(state), clone(state)
+        fast_events: list[Any] = []
+        plain_events: list[Any] = []
+        fast_text = effects.play_card(fast, seat, move["card"], move["args"], fast_events, checked=True)
+        plain_text = effects.play_card(plain, seat, move["card"], move["args"], plain_events)
+        assert (fast_text, fast, fast_events) == (plain_text, plain, plain_events)
+        assert json.dumps(state) == before
+
+
+def test_the_turn_check_refuses_as_check_turn_does(records: list[Any]) -> None:
+    checked = 0
+    for state, _, move in records[::37]:
+        for who in (*range(-1, len(state["players"]) + 1), "0"):
+            try:
+                rules._check_turn(state, who)  # type: ignore[arg-type]
+                expected = None
+            except (IllegalMove, TypeError) as err:
+                expected = (type(err), str(err))
+            try:
+                rules.apply(state, who, move)  # type: ignore[arg-type]
+                got = None
+            except (IllegalMove, TypeError) as err:
+                got = (type(err), str(err))
+            if expected is not None:
+                assert got == expected
+                checked += 1
+            else:
+                assert got is None
+    assert checked > 100
+
+
+def test_a_finished_game_refuses_every_seat(records: list[Any]) -> None:
+    state, seat, move = records[-1]
+    final, _ = rules.apply(state, seat, move)
+    assert final["phase"] == "over"
+    for who in range(len(final["players"])):
+        with pytest.raises(IllegalMove, match="The game is over"):
+            rules.apply(final, who, {MOVE_KEY: "end"})
