@@ -74,19 +74,16 @@ def fork(state: State, seat: int) -> State:
 
 def fork_end(state: State, seat: int) -> State:
     """The copy an "end" move works on: ``fork`` less what ending a turn leaves alone. Clean-up
-    (deck.clean_up) extends the mover's discard pile and draws from their deck in place (a
-    reshuffle replaces both), but replaces the hand, play area and gained cards with new lists
-    rather than emptying them; the turn is replaced (rules.new_turn) and the supply is not
-    touched. So only the deck and discard pile are copied, besides the state, the player list and
-    the mover's player; an end of turn is the most frequent move after playing a card.
+    (deck.clean_up, deck.draw) replaces every zone of the mover with a new list rather than
+    changing one in place (the new deck is a slice of the old one; a reshuffle makes a new deck
+    and discard pile); the turn is replaced (rules.new_turn) and the supply is not touched. So
+    only the state, the player list and the mover's player are copied; an end of turn is the most
+    frequent move after playing a card.
     """
     try:
         new = state.copy()
         players = new["players"] = state["players"].copy()
-        player = players[seat]
-        mine = players[seat] = player.copy()
-        mine["deck"] = player["deck"].copy()
-        mine["discard"] = player["discard"].copy()
+        players[seat] = players[seat].copy()
     except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
         return _fork_any(state, seat)
     return new

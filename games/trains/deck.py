@@ -39,27 +39,34 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
 
     games/cards.draw's rule and events, written out for the two cases of nearly every draw (every
     turn ends with one): the deck holds the cards, or it runs out once and the discard pile is
-    shuffled into a new deck part way. Anything else goes to games/cards.draw itself."""
+    shuffled into a new deck part way. Anything else goes to games/cards.draw itself.
+
+    The deck and discard pile are replaced by new lists, never changed in place (the new deck is
+    the old one's slice, no dearer than a copy): an end of turn works on a copy that shares them
+    with the old state (copying.fork_end). The hand is extended in place (every caller's copy owns it).
+    """
     player = state["players"][seat]
     deck = player["deck"]
     have = len(deck)
     if count <= 0:
-        return cards.draw(state, seat, player, count, events, name_of)
+        return cards.draw(state, seat, player, count, events, name_of)  # draws nothing, changes nothing
     name = state["names"][seat]
     if count <= have:
         drawn = deck[: -count - 1 : -1]  # the top cards, top card first
-        del deck[-count:]
+        player["deck"] = deck[:-count]
     elif len(player["discard"]) >= count - have:
         drawn = deck[::-1]
-        deck.clear()
-        _reshuffle(state, player, name, events)
+        _reshuffle(state, player, name, events)  # a new deck and discard pile
         deck = player["deck"]
         rest = count - have
         drawn += deck[: -rest - 1 : -1]
-        del deck[-rest:]
+        del deck[-rest:]  # the new deck, this state's own
     else:
+        # games/cards.draw changes the zones in place: on copies of them.
+        player["deck"] = list(deck)
+        player["discard"] = list(player["discard"])
         return cards.draw(state, seat, player, count, events, name_of)
-    player["hand"].extend(drawn)
+    player["hand"] += drawn
     events.append({"text": f"{name} draws {count} card{'s' if count != 1 else ''}.", "irreversible": True})
     listed = ", ".join(map(_NAMES.__getitem__, drawn))
     events.append({"private": {"seat": seat, "text": f"You drew: {listed}."}, "irreversible": True})
@@ -107,10 +114,9 @@ def return_waste(state: State, zone: list[str], count: int) -> None:
 def clean_up(state: State, seat: int, events: list[Event], draw_hand: bool = True) -> None:
     """Hand, play area and gained cards to the discard pile, then draw a fresh hand."""
     player = state["players"][seat]
-    # Hand first so the public top of the discard pile is a played or gained card.
-    player["discard"].extend(player["hand"])
-    player["discard"].extend(player["play"])
-    player["discard"].extend(player["gained"])
+    # Hand first so the public top of the discard pile is a played or gained card. Every zone is
+    # replaced, none changed in place (copying.fork_end shares them with the old state).
+    player["discard"] = [*player["discard"], *player["hand"], *player["play"], *player["gained"]]
     player["hand"], player["play"], player["gained"] = [], [], []
     if draw_hand:
         draw(state, seat, RULES["hand_size"], events)

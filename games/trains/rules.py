@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from games import cards
@@ -22,16 +23,21 @@ RULES_VERSION = "1"
 
 
 def new_turn() -> dict[str, Any]:
-    return {
-        "money": 0,
-        "played": False,
-        "bought": False,
-        "buys": 0,
-        "rails_laid": 0,
-        "waive": [],
-        "discount": 0,
-        "early": False,
-    }
+    turn = _NEW_TURN.copy()  # a copy of a dict is cheaper than building one key by key
+    turn["waive"] = []
+    return turn
+
+
+_NEW_TURN: dict[str, Any] = {
+    "money": 0,
+    "played": False,
+    "bought": False,
+    "buys": 0,
+    "rails_laid": 0,
+    "waive": None,  # a new list per turn
+    "discount": 0,
+    "early": False,
+}
 
 
 def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
@@ -149,8 +155,18 @@ def _advance_start(state: State, events: list[Event]) -> None:
 
 
 def end_reasons(state: State) -> list[str]:
-    reasons = []
     supply = state["supply"]
+    players = state["players"]
+    # Checked at every end of turn, when mostly nothing has ended the game: no supply count is 0,
+    # every player has rails left and stations remain; C-level looks say so at once.
+    if (
+        all(supply.values())
+        and all(map(_RAILS_LEFT, players))
+        and state["stations_left"] != 0
+        and RULES["end_empty_piles"] > 0
+    ):
+        return []
+    reasons = []
     # Checked at every end of turn, and on most turns no count in the supply is 0 (the piles are a
     # part of it); one C-level look at the counts says so without counting the piles one by one.
     empty = list(map(supply.__getitem__, state["piles"])).count(0) if 0 in supply.values() else 0
@@ -162,6 +178,9 @@ def end_reasons(state: State) -> list[str]:
     if state["stations_left"] == 0:
         reasons.append("all stations are on the board")
     return reasons
+
+
+_RAILS_LEFT = itemgetter("rails_left")
 
 
 def _finish(state: State, events: list[Event], reasons: list[str]) -> None:
@@ -181,8 +200,12 @@ def _end_turn(state: State, events: list[Event]) -> None:
     if reasons:
         _finish(state, events, reasons)
         return
-    nxt = _next_active(state, seat)
-    state["current"] = seat if nxt is None else nxt
+    players = state["players"]
+    nxt = seat + 1 if seat + 1 < len(players) else 0
+    if players[nxt]["resigned"]:  # the next seat in order, unless it resigned
+        found = _next_active(state, seat)
+        nxt = seat if found is None else found
+    state["current"] = nxt
     state["turn"] = new_turn()
     state["turn_number"] += 1
     names = state["names"]

@@ -36,13 +36,13 @@ _PACKED = sys.byteorder == "little" and array("Q").itemsize == 8
 
 @cache
 def _lanes(steps: int) -> tuple[int, int, int, tuple[int, ...], int]:
-    """For a shuffle of ``steps + 1`` items: (one per lane, k + 1 in lane k, 64 low bits set in
-    every lane, the n of each draw (steps + 1 down to 2), the lowest rejection limit of them)."""
+    """For a shuffle of ``steps + 1`` items: (one per lane, (k + 1) * GOLDEN in lane k, 64 low
+    bits set in every lane, the n of each draw (steps + 1 down to 2), their lowest rejection limit)."""
     ones = sum(1 << (128 * k) for k in range(steps))
-    counts = sum((k + 1) << (128 * k) for k in range(steps))
+    golden = sum((k + 1) * _GOLDEN << (128 * k) for k in range(steps))
     sizes = tuple(range(steps + 1, 1, -1))
     lowest = min(_SPAN - _SPAN % n for n in sizes)
-    return ones, counts, ones * _MASK, sizes, lowest
+    return ones, golden, ones * _MASK, sizes, lowest
 
 
 def shuffled(rng_state: int, items: Sequence[T]) -> tuple[list[T], int]:
@@ -52,10 +52,10 @@ def shuffled(rng_state: int, items: Sequence[T]) -> tuple[list[T], int]:
     if steps < 1 or not _PACKED or steps > 512:  # nothing to draw, or not worth a table
         rng = Rng(rng_state)
         return rng.shuffled(result), rng.state
-    ones, counts, mask, sizes, lowest = _lanes(steps)
+    ones, golden, mask, sizes, lowest = _lanes(steps)
     s0 = rng_state & _MASK
     # Lane k holds the state of step k + 1; the SplitMix64 output function, lane by lane.
-    x = (s0 * ones + _GOLDEN * counts) & mask
+    x = (s0 * ones + golden) & mask
     x = ((x ^ (x >> 30)) & mask) * _MIX1 & mask
     x = ((x ^ (x >> 27)) & mask) * _MIX2 & mask
     x ^= x >> 31
@@ -63,8 +63,6 @@ def shuffled(rng_state: int, items: Sequence[T]) -> tuple[list[T], int]:
     if max(drawn) >= lowest:  # some draw may be rejected: the plain loop redraws exactly
         rng = Rng(rng_state)
         return rng.shuffled(result), rng.state
-    i = steps
-    for j in map(mod, drawn, sizes):
+    for i, j in zip(range(steps, 0, -1), map(mod, drawn, sizes), strict=True):
         result[i], result[j] = result[j], result[i]
-        i -= 1
     return result, (s0 + steps * _GOLDEN) & _MASK

@@ -115,3 +115,63 @@ def test_a_finished_game_refuses_every_seat(records: list[Any]) -> None:
     for who in range(len(final["players"])):
         with pytest.raises(IllegalMove, match="The game is over"):
             rules.apply(final, who, {MOVE_KEY: "end"})
+
+
+def _plain_end_reasons(state: State, empty_piles: int) -> list[str]:
+    reasons = []
+    empty = sum(1 for slug in state["piles"] if state["supply"][slug] == 0)
+    if empty >= empty_piles:
+        reasons.append(f"{empty} supply piles are empty")
+    for seat, player in enumerate(state["players"]):
+        if player["rails_left"] == 0:
+            reasons.append(f"{state['names'][seat]} has placed all their rails")
+    if state["stations_left"] == 0:
+        reasons.append("all stations are on the board")
+    return reasons
+
+
+@pytest.mark.parametrize("empty_piles", [0, 3])
+def test_end_reasons_with_rails_and_stations_used_up(
+    records: list[Any], empty_piles: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(rules.RULES, "end_empty_piles", empty_piles)
+    ended = 0
+    for state, _, _ in records[::23]:
+        for used_up in range(len(state["players"]) + 2):
+            trial = dict(state, players=[dict(p) for p in state["players"]])
+            if used_up < len(trial["players"]):
+                trial["players"][used_up]["rails_left"] = 0
+            elif used_up == len(trial["players"]):
+                trial["stations_left"] = 0
+            assert rules.end_reasons(trial) == _plain_end_reasons(trial, empty_piles)
+            ended += bool(rules.end_reasons(trial))
+    assert ended > 100
+
+
+def test_a_new_turn_is_the_fresh_turn_with_its_own_waivers() -> None:
+    first, second = rules.new_turn(), rules.new_turn()
+    expected = {
+        "money": 0,
+        "played": False,
+        "bought": False,
+        "buys": 0,
+        "rails_laid": 0,
+        "waive": [],
+        "discount": 0,
+        "early": False,
+    }
+    assert first == second == expected and list(first) == list(expected)
+    assert first["waive"] is not second["waive"]
+
+
+def test_the_next_seat_skips_resigned_players_as_next_active(records: list[Any]) -> None:
+    state = next(s for s, _, m in records if s["phase"] == "play" and m[MOVE_KEY] == "end" and len(s["players"]) == 4)
+    for resigned in range(16):
+        for seat in range(4):
+            trial = clone(state)
+            trial["current"] = seat
+            for other in range(4):
+                trial["players"][other]["resigned"] = other != seat and bool(resigned >> other & 1)
+            expected = rules._next_active(trial, seat)
+            rules._end_turn(trial, [])
+            assert trial["current"] == (seat if expected is None else expected)
