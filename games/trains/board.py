@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import filterfalse
 
 from games.base import IllegalMove, State
 from games.trains.content import MAPS, RULES, GameMap
@@ -374,4 +375,9 @@ def _start_candidates(map_slug: str) -> tuple[str, ...]:
 
 def start_hexes(state: State) -> list[str]:
     rails = state["rails"]
-    return [h for h in _start_candidates(state["map"]) if not rails.get(h)]
+    candidates = _start_candidates(state["map"])
+    if not rails:
+        return list(candidates)
+    # The candidates less the hexes holding a rail, filtered by C code (a map has some 130).
+    taken = {h for h, seats in rails.items() if seats}
+    return list(filterfalse(taken.__contains__, candidates))

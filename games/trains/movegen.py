@@ -23,27 +23,32 @@ def legal_moves(state: State, seat: int) -> list[Move]:
         return [{MOVE_KEY: "start", "hex": h} for h in board.start_hexes(state)]
     moves: list[Move] = []
     player = state["players"][seat]
-    rails: _RailOptions | None = None  # made once, shared by every rail-laying card in the hand
+    hand = player["hand"]
+    plan = _HAND_PLANS.get(tuple(hand))
+    if plan is None:
+        plan = _hand_plan(hand)
+    # Rail options per waiver set, worked out once for every rail-laying card in the hand; the
+    # _RailOptions that card_choices takes is made only for a card listed there (it shares them).
+    opened: dict[tuple[str, ...], list[str]] = {}
+    rails: _RailOptions | None = None
     # The common kinds are listed here directly (the same lists card_choices makes); this runs
     # for every move of every game, so it avoids a call per card and per choice.
-    for slug in sorted(set(player["hand"])):
-        how, waive, skippable = _PLAY[slug]
+    for slug, how, waive, skippable in plan:
         if how == _PLAIN:
             moves.append({MOVE_KEY: "play", "card": slug, "args": []})
         elif how == _ONE_RAIL:
-            if rails is None:
-                rails = _RailOptions(state, seat)
-            moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in rails.options(waive)]
+            options = opened.get(waive)
+            if options is None:
+                options = opened[waive] = board.open_rails(state, seat, waive) if player["rails_left"] > 0 else []
+            moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in options]
         elif how == _STATION:
             moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in board.station_hexes(state)]
-        elif how == _OTHER:
+        else:
             if rails is None:
-                rails = _RailOptions(state, seat)
+                rails = _RailOptions(state, seat, opened)
             choices = card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails)
             moves += [{MOVE_KEY: "play", "card": slug, "args": args} for args in choices]
             continue  # card_choices adds the skip itself
-        else:
-            continue  # not playable
         if skippable:
             moves.append({MOVE_KEY: "play", "card": slug, "args": [SKIP]})
     turn = state["turn"]
@@ -92,6 +97,20 @@ def _play_plan(card: Card) -> tuple[int, tuple[str, ...], bool]:
 _PLAY = {slug: _play_plan(card) for slug, card in CARDS.items()}
 
 
+def _hand_plan(hand: list[str]) -> tuple[tuple[str, int, tuple[str, ...], bool], ...]:
+    """The playable cards of ``hand``, each once in name order, with its ``_play_plan``."""
+    plan = tuple((slug, *_PLAY[slug]) for slug in sorted(set(hand)) if _PLAY[slug][0] != _UNPLAYABLE)
+    if len(_HAND_PLANS) >= 4096:
+        _HAND_PLANS.clear()
+    _HAND_PLANS[tuple(hand)] = plan
+    return plan
+
+
+# tuple(hand) -> _hand_plan: pure data (card slugs to their content), asked for on every listing,
+# while hands recur (three listings in four find theirs); bounded (cleared when full).
+_HAND_PLANS: dict[tuple[str, ...], tuple[tuple[str, int, tuple[str, ...], bool], ...]] = {}
+
+
 def _distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
@@ -109,11 +128,12 @@ class _RailOptions:
     """``rail_options`` and the frontier for one state, each worked out at most once (per waiver
     set): a hand may hold several rail-laying cards, and their choices read the same board."""
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, options: dict[tuple[str, ...], list[str]] | None = None) -> None:
         self.state = state
         self.seat = seat
         self._frontier: list[str] | None = None
-        self._options: dict[tuple[str, ...], list[str]] = {}
+        # ``options``: answers already worked out for this state and seat (legal_moves passes its own).
+        self._options: dict[tuple[str, ...], list[str]] = {} if options is None else options
 
     def frontier(self) -> list[str]:
         if self._frontier is None:

@@ -175,3 +175,30 @@ def test_the_next_seat_skips_resigned_players_as_next_active(records: list[Any])
             expected = rules._next_active(trial, seat)
             rules._end_turn(trial, [])
             assert trial["current"] == (seat if expected is None else expected)
+
+
+def test_start_hexes_are_the_free_land_hexes_but_remote_locations() -> None:
+    for map_name in ("tokyo", "osaka"):
+        state = GAME.setup(["a", "b", "c", "d"], {"map": map_name}, 7)
+        gmap = board.game_map(state)
+        picker = Rng(7)
+        while state["phase"] == "start":
+            taken = {h for h, seats in state["rails"].items() if seats}
+            plain = [h for h, t in gmap.terrain.items() if t not in ("sea", "remote") and h not in taken]
+            assert board.start_hexes(state) == plain
+            seat = state["current"]
+            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
+        with_empty = dict(state, rails={**state["rails"], plain[0]: []})  # an emptied hex is free again
+        assert plain[0] in board.start_hexes(with_empty)
+
+
+def test_hand_plans_are_the_playable_cards_in_name_order(records: list[Any]) -> None:
+    from games.trains import movegen
+
+    for state, seat, _ in records[::5]:
+        hand = state["players"][seat]["hand"]
+        plain = [
+            (slug, *movegen._PLAY[slug]) for slug in sorted(set(hand)) if movegen._PLAY[slug][0] != movegen._UNPLAYABLE
+        ]
+        assert list(movegen._hand_plan(hand)) == plain
+        assert movegen._HAND_PLANS[tuple(hand)] == tuple(plain)
