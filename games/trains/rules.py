@@ -368,8 +368,15 @@ def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> 
 
 
 def status(state: State) -> Status:
+    phase = state["phase"]
+    if phase == "play":  # nearly every call: a turn in play, its Status from the memo below
+        seat = state["current"]
+        turn = state["turn"]
+        found = _TURN_STATUS.get((seat, state["names"][seat], turn["money"], turn["buys"]))
+        if found is not None:
+            return found
     names = state["names"]
-    if state["phase"] == "over":
+    if phase == "over":
         from games.trains.scoring import standings
 
         table = standings(state)
@@ -382,7 +389,7 @@ def status(state: State) -> Status:
             summary = "Game over."
         return Status(to_act=(), finished=True, summary=summary)
     seat = state["current"]
-    if state["phase"] == "start":
+    if phase == "start":
         return Status(to_act=(seat,), finished=False, summary=f"{names[seat]} to place a starting rail")
     turn = state["turn"]
     key = (seat, names[seat], turn["money"], turn["buys"])

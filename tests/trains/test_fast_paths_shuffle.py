@@ -59,9 +59,23 @@ def test_a_rejected_draw_shuffles_as_the_plain_rng(size: int) -> None:
         limit = (1 << 64) - (1 << 64) % n
         if limit == 1 << 64:  # n a power of two: no draw of it is ever rejected
             continue
-        for z in (limit, _MASK):
+        for z in (limit, _MASK):  # the lowest and the highest rejected draw
             # The state that draws z at this step: its own state less the steps before it.
             state = (_unmix(z) - (step + 1) * _GOLDEN) & _MASK
             fast = shuffle.shuffled(state, items)
             assert fast == _plain(state, items)
             assert fast[1] != (state + steps * _GOLDEN) & _MASK  # the plain loop drew once more
+
+
+@pytest.mark.parametrize("size", [2, 9, 16, 40])
+def test_a_draw_that_may_look_rejected_but_is_not_shuffles_as_the_plain_rng(size: int) -> None:
+    # Bits 32-63 set (the packed test's sign of a possible rejection) in a draw that is accepted:
+    # the plain loop takes over and gives the same shuffle, with no draw repeated.
+    items = [f"card{i}" for i in range(size)]
+    steps = size - 1
+    for step in range(steps):
+        for z in (_MASK ^ ((1 << 32) - 1), _MASK - (1 << 20)):
+            state = (_unmix(z) - (step + 1) * _GOLDEN) & _MASK
+            fast = shuffle.shuffled(state, items)
+            assert fast == _plain(state, items)
+            assert fast[1] == (state + steps * _GOLDEN) & _MASK
