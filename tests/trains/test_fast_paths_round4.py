@@ -202,3 +202,46 @@ def test_hand_plans_are_the_playable_cards_in_name_order(records: list[Any]) -> 
         ]
         assert list(movegen._hand_plan(hand)) == plain
         assert movegen._HAND_PLANS[tuple(hand)] == tuple(plain)
+
+
+def _plain_breakdown(state: State, seat: int) -> dict[str, int]:
+    from games.trains.content import CARDS, MAPS, RULES
+    from games.trains.deck import all_cards
+
+    gmap = MAPS[state["map"]]
+    bonus = RULES["station_bonus"]
+    cities = remotes = 0
+    for h, seats in state["rails"].items():
+        if seat not in seats:
+            continue
+        if h in gmap.cities:
+            cities += bonus[min(state["stations"].get(h, 0), len(bonus) - 1)]
+        elif h in gmap.remotes:
+            remotes += gmap.remotes[h].value
+    rails = sum(1 for seats in state["rails"].values() if seat in seats)
+    cards = 0
+    for slug in all_cards(state["players"][seat]):
+        card = CARDS[slug]
+        cards += card.vp + (rails // card.vp_per_rails if card.vp_per_rails else 0)
+    return {
+        "cities": cities,
+        "remote locations": remotes,
+        "VP cards": cards,
+        "track VP": state["players"][seat]["track_vp"],
+    }
+
+
+def test_score_breakdowns_and_rails_on_board_are_the_plain_sums(records: list[Any]) -> None:
+    from games.trains import scoring
+
+    # The finished games too: each game's last move applied.
+    lasts = [i for i in range(len(records)) if i + 1 == len(records) or records[i + 1][0]["move_number"] == 0]
+    finals = [rules.apply(*records[i])[0] for i in lasts]
+    assert len(finals) == 5 and all(s["phase"] == "over" for s in finals)
+    scored = 0
+    for state in [s for s, _, _ in records[::3]] + finals:
+        for seat in range(len(state["players"])):
+            assert scoring.breakdown(state, seat) == _plain_breakdown(state, seat)
+            assert scoring.rails_on_board(state, seat) == sum(1 for seats in state["rails"].values() if seat in seats)
+            scored += bool(scoring.breakdown(state, seat)["VP cards"])
+    assert scored > 50
