@@ -72,6 +72,24 @@ def fork(state: State, seat: int) -> State:
     return new
 
 
+def fork_plain(state: State, seat: int) -> State:
+    """The copy a play of a card without effect (or with its effect skipped) works on: such a play
+    moves the card from the hand to the play area and adds to the turn's money (effects.play_card,
+    _play_once), so only the hand, the play area and the turn are copied, besides the state, the
+    player list and the mover's player. Normal trains are the most played cards."""
+    try:
+        new = state.copy()
+        players = new["players"] = state["players"].copy()
+        player = players[seat]
+        mine = players[seat] = player.copy()
+        mine["hand"] = player["hand"].copy()
+        mine["play"] = player["play"].copy()
+        new["turn"] = state["turn"].copy()  # its waive list is shared: such a play waives nothing
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
+        return _fork_any(state, seat)
+    return new
+
+
 def fork_end(state: State, seat: int) -> State:
     """The copy an "end" move works on: ``fork`` less what ending a turn leaves alone. Clean-up
     (deck.clean_up, deck.draw) replaces every zone of the mover with a new list rather than

@@ -13,9 +13,9 @@ from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
-from games.trains.copying import clone, fork, fork_end
+from games.trains.copying import clone, fork, fork_end, fork_plain
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
-from games.trains.effects import known_play, play_card
+from games.trains.effects import SKIP, known_play, play_card
 from games.trains.notation import ALL_TRAINS, VERB_NAMES
 from games.trains.shuffle import shuffled
 
@@ -267,9 +267,9 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     name = state["names"][seat]
     # The verbs by how often they come: playing a card, then ending the turn.
     if verb == "play":
-        new = fork(state, seat)  # only the mover's player is copied
         word = move.get("card", "")
         if word == ALL_TRAINS:
+            new = fork(state, seat)  # only the mover's player is copied
             _play_all_trains(new, seat, events)
         else:
             slug = str(word)
@@ -282,7 +282,11 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
                     raise IllegalMove("Card choices must be a list of words.")
                 # City and remote location names stand for their hex on this game's map.
                 if not board.PLACE_WORDS.keys().isdisjoint(args):
-                    args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
+                    args = [board.place_hex(state, a) if a in board.PLACE_WORDS else a for a in args]
+            # A card without effect, or with its effect skipped, changes only the hand, the play
+            # area and the turn (copying.fork_plain); the words of a known play are canonical.
+            plain = known and (slug in _NO_EFFECT or args == _SKIPPED)
+            new = fork_plain(state, seat) if plain else fork(state, seat)
             text = play_card(new, seat, slug, args, events, checked=known)
             events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "end":
@@ -314,6 +318,11 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         _end_turn(new, events)
     new["move_number"] += 1
     return new, events
+
+
+# Cards whose play has no effect; [SKIP], the words of a skipped effect.
+_NO_EFFECT = frozenset(slug for slug, card in CARDS.items() if card.kind == "none")
+_SKIPPED = [SKIP]
 
 
 # Train cards that ``/trains play all-trains`` plays: those without choices or drawbacks (not Freight

@@ -245,3 +245,29 @@ def test_score_breakdowns_and_rails_on_board_are_the_plain_sums(records: list[An
             assert scoring.rails_on_board(state, seat) == sum(1 for seats in state["rails"].values() if seat in seats)
             scored += bool(scoring.breakdown(state, seat)["VP cards"])
     assert scored > 50
+
+
+def test_a_play_without_effect_on_fork_plain_is_the_play_on_a_whole_copy(records: list[Any]) -> None:
+    from games.trains import copying
+
+    plain_plays = [
+        (s, seat, m)
+        for s, seat, m in records
+        if m[MOVE_KEY] == "play"
+        and m["card"] != "all-trains"
+        and (m["card"] in rules._NO_EFFECT or m["args"] == [effects.SKIP])
+    ]
+    assert len(plain_plays) > 300
+    assert any(m["args"] == [effects.SKIP] for _, _, m in plain_plays)
+    for state, seat, move in plain_plays:
+        before = json.dumps(state)
+        fast = copying.fork_plain(state, seat)
+        whole = clone(state)
+        fast_events: list[Any] = []
+        whole_events: list[Any] = []
+        fast_text = effects.play_card(fast, seat, move["card"], move["args"], fast_events)
+        whole_text = effects.play_card(whole, seat, move["card"], move["args"], whole_events)
+        assert (fast_text, fast, fast_events) == (whole_text, whole, whole_events)
+        assert json.dumps(state) == before, "a play on fork_plain changed the old state"
+        applied, _ = rules.apply(state, seat, move)
+        assert applied == {**whole, "move_number": state["move_number"] + 1}
