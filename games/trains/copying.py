@@ -72,6 +72,27 @@ def fork(state: State, seat: int) -> State:
     return new
 
 
+def fork_board(state: State, seat: int) -> State:
+    """The copy a play that builds works on (laying rails, placing a station: effects._lay_rails,
+    _station, _terminal): ``fork`` less the deck and discard pile, which such a play never reads
+    or changes (it moves the card to the play area, pays from the turn, replaces the rails or
+    stations dict and may gain Waste from the supply)."""
+    try:
+        new = state.copy()
+        players = new["players"] = state["players"].copy()
+        player = players[seat]
+        mine = players[seat] = player.copy()
+        mine["hand"] = player["hand"].copy()
+        mine["play"] = player["play"].copy()
+        mine["gained"] = player["gained"].copy()
+        new["supply"] = state["supply"].copy()
+        turn = new["turn"] = state["turn"].copy()
+        turn["waive"] = turn["waive"].copy()
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
+        return _fork_any(state, seat)
+    return new
+
+
 def fork_plain(state: State, seat: int) -> State:
     """The copy a play of a card without effect (or with its effect skipped) works on: such a play
     moves the card from the hand to the play area and adds to the turn's money (effects.play_card,

@@ -13,7 +13,7 @@ from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
-from games.trains.copying import clone, fork, fork_end, fork_plain
+from games.trains.copying import clone, fork, fork_board, fork_end, fork_plain
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
 from games.trains.effects import SKIP, known_play, play_card
 from games.trains.notation import ALL_TRAINS, VERB_NAMES
@@ -285,8 +285,12 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
                     args = [board.place_hex(state, a) if a in board.PLACE_WORDS else a for a in args]
             # A card without effect, or with its effect skipped, changes only the hand, the play
             # area and the turn (copying.fork_plain); the words of a known play are canonical.
-            plain = known and (slug in _NO_EFFECT or args == _SKIPPED)
-            new = fork_plain(state, seat) if plain else fork(state, seat)
+            if known and (slug in _NO_EFFECT or args == _SKIPPED):
+                new = fork_plain(state, seat)
+            elif slug in _BUILDS:
+                new = fork_board(state, seat)  # neither deck nor discard pile is touched
+            else:
+                new = fork(state, seat)
             text = play_card(new, seat, slug, args, events, checked=known)
             events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "end":
@@ -323,6 +327,8 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
 # Cards whose play has no effect; [SKIP], the words of a skipped effect.
 _NO_EFFECT = frozenset(slug for slug, card in CARDS.items() if card.kind == "none")
 _SKIPPED = [SKIP]
+# Cards whose effect only builds: rails, a station, or both (copying.fork_board).
+_BUILDS = frozenset(slug for slug, card in CARDS.items() if card.kind in ("lay_rails", "station", "terminal"))
 
 
 # Train cards that ``/trains play all-trains`` plays: those without choices or drawbacks (not Freight

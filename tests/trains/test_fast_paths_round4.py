@@ -271,3 +271,20 @@ def test_a_play_without_effect_on_fork_plain_is_the_play_on_a_whole_copy(records
         assert json.dumps(state) == before, "a play on fork_plain changed the old state"
         applied, _ = rules.apply(state, seat, move)
         assert applied == {**whole, "move_number": state["move_number"] + 1}
+
+
+def test_a_building_play_on_fork_board_is_the_play_on_a_whole_copy(records: list[Any]) -> None:
+    from games.trains import copying
+
+    builds = [(s, seat, m) for s, seat, m in records if m[MOVE_KEY] == "play" and m["card"] in rules._BUILDS]
+    assert len(builds) > 300
+    for state, seat, move in builds:
+        before = json.dumps(state)
+        fast = copying.fork_board(state, seat)
+        whole = clone(state)
+        fast_events: list[Any] = []
+        whole_events: list[Any] = []
+        fast_text = effects.play_card(fast, seat, move["card"], move["args"], fast_events)
+        whole_text = effects.play_card(whole, seat, move["card"], move["args"], whole_events)
+        assert (fast_text, fast, fast_events) == (whole_text, whole, whole_events)
+        assert json.dumps(state) == before, "a building play on fork_board changed the old state"
