@@ -67,10 +67,29 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
         player["discard"] = list(player["discard"])
         return cards.draw(state, seat, player, count, events, name_of)
     player["hand"] += drawn
-    events.append({"text": f"{name} draws {count} card{'s' if count != 1 else ''}.", "irreversible": True})
-    listed = ", ".join(map(_NAMES.__getitem__, drawn))
-    events.append({"private": {"seat": seat, "text": f"You drew: {listed}."}, "irreversible": True})
+    said = _DRAWS.get((name, count))
+    if said is None:
+        said = f"{name} draws {count} card{'s' if count != 1 else ''}."
+        if len(_DRAWS) >= 4096:
+            _DRAWS.clear()
+        _DRAWS[name, count] = said
+    events.append({"text": said, "irreversible": True})
+    key = tuple(drawn)
+    text = _DREW.get(key)
+    if text is None:
+        text = f"You drew: {', '.join(map(_NAMES.__getitem__, drawn))}."
+        if len(_DREW) >= 4096:
+            _DREW.clear()
+        _DREW[key] = text
+    events.append({"private": {"seat": seat, "text": text}, "irreversible": True})
     return drawn
+
+
+# The drawn cards (top first) -> the private "You drew: ..." line: pure data from the card names,
+# and the same few hands come up again and again; bounded (cleared when full).
+_DREW: dict[tuple[str, ...], str] = {}
+# (name, count) -> the public "... draws N cards." line, kept the same way.
+_DRAWS: dict[tuple[str, int], str] = {}
 
 
 _NAMES = {slug: card.name for slug, card in CARDS.items()}
