@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache
+from itertools import filterfalse
 
 from games.base import IllegalMove, State
 from games.trains.content import MAPS, RULES, GameMap
@@ -51,7 +52,7 @@ def place_name(state: State, hexname: str) -> str:
 
 def frontier(state: State, seat: int) -> list[str]:
     """Land hexes adjacent (across no barrier) to one of the seat's rails, without its own rail."""
-    own = tuple([h for h, seats in state["rails"].items() if seat in seats])
+    own = own_rails(state["rails"], seat)
     key = (state["map"], own)
     found = _FRONTIERS.get(key)
     if found is None:
@@ -60,6 +61,34 @@ def frontier(state: State, seat: int) -> list[str]:
             _FRONTIERS.clear()
         _FRONTIERS[key] = found
     return list(found)
+
+
+def own_rails(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
+    """The hexes of ``rails`` (a state's hex -> seats) holding a rail of ``seat``, in board order.
+
+    Kept per rails dict (by identity, for the dict's lifetime in _OWN): the engine never changes
+    a state's rails dict or its seat lists in place but replaces the dict (copying.fork shares it
+    between states, board.lay_rail and rules.kick make a new one), so one dict keeps the same
+    answer, and it is asked for on most moves while a new dict comes only with a new rail. The
+    size is checked too, so a dict grown or shrunk in place (a test's hand-made board) is read
+    afresh.
+    """
+    entry = _OWN.get(id(rails))
+    if entry is None or entry[0] is not rails or entry[1] != len(rails):
+        if len(_OWN) >= _OWN_KEPT:
+            _OWN.clear()
+        entry = _OWN[id(rails)] = (rails, len(rails), {})
+    found = entry[2].get(seat)
+    if found is None:
+        found = entry[2][seat] = tuple([h for h, seats in rails.items() if seat in seats])
+    return found
+
+
+# id(rails dict) -> (that dict, its size, seat -> own_rails). The dict itself is held, so its id
+# cannot be reused by another while the entry lives; bounded (cleared when full): a game's
+# successive states share one rails dict until the next rail, so few entries are live at a time.
+_OWN: dict[int, tuple[dict[str, list[int]], int, dict[int, tuple[str, ...]]]] = {}
+_OWN_KEPT = 64
 
 
 def _frontier_of(gmap: GameMap, own: tuple[str, ...]) -> tuple[str, ...]:
@@ -182,9 +211,10 @@ def open_rails(state: State, seat: int, waive: tuple[str, ...] = ()) -> list[str
     money = turn["money"]
     if money < 0:
         return []
-    waived = frozenset((*waive, *turn["waive"]))
+    turn_waive = turn["waive"]
+    waived = frozenset((*waive, *turn_waive)) if waive or turn_waive else _NOTHING  # usually nothing
     rails = state["rails"]
-    key = (state["map"], tuple([h for h, seats in rails.items() if seat in seats]), waived)
+    key = (state["map"], own_rails(rails, seat), waived)
     costs = _OPEN.get(key)
     if costs is None:
         terrain_cost = surcharge_table(key[0], waived)
@@ -345,4 +375,9 @@ def _start_candidates(map_slug: str) -> tuple[str, ...]:
 
 def start_hexes(state: State) -> list[str]:
     rails = state["rails"]
-    return [h for h in _start_candidates(state["map"]) if not rails.get(h)]
+    candidates = _start_candidates(state["map"])
+    if not rails:
+        return list(candidates)
+    # The candidates less the hexes holding a rail, filtered by C code (a map has some 130).
+    taken = {h for h, seats in rails.items() if seats}
+    return list(filterfalse(taken.__contains__, candidates))

@@ -72,6 +72,62 @@ def fork(state: State, seat: int) -> State:
     return new
 
 
+def fork_board(state: State, seat: int) -> State:
+    """The copy a play that builds works on (laying rails, placing a station: effects._lay_rails,
+    _station, _terminal): ``fork`` less the deck and discard pile, which such a play never reads
+    or changes (it moves the card to the play area, pays from the turn, replaces the rails or
+    stations dict and may gain Waste from the supply)."""
+    try:
+        new = state.copy()
+        players = new["players"] = state["players"].copy()
+        player = players[seat]
+        mine = players[seat] = player.copy()
+        mine["hand"] = player["hand"].copy()
+        mine["play"] = player["play"].copy()
+        mine["gained"] = player["gained"].copy()
+        new["supply"] = state["supply"].copy()
+        turn = new["turn"] = state["turn"].copy()
+        turn["waive"] = turn["waive"].copy()
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
+        return _fork_any(state, seat)
+    return new
+
+
+def fork_plain(state: State, seat: int) -> State:
+    """The copy a play of a card without effect (or with its effect skipped) works on: such a play
+    moves the card from the hand to the play area and adds to the turn's money (effects.play_card,
+    _play_once), so only the hand, the play area and the turn are copied, besides the state, the
+    player list and the mover's player. Normal trains are the most played cards."""
+    try:
+        new = state.copy()
+        players = new["players"] = state["players"].copy()
+        player = players[seat]
+        mine = players[seat] = player.copy()
+        mine["hand"] = player["hand"].copy()
+        mine["play"] = player["play"].copy()
+        new["turn"] = state["turn"].copy()  # its waive list is shared: such a play waives nothing
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
+        return _fork_any(state, seat)
+    return new
+
+
+def fork_end(state: State, seat: int) -> State:
+    """The copy an "end" move works on: ``fork`` less what ending a turn leaves alone. Clean-up
+    (deck.clean_up, deck.draw) replaces every zone of the mover with a new list rather than
+    changing one in place (the new deck is a slice of the old one; a reshuffle makes a new deck
+    and discard pile); the turn is replaced (rules.new_turn) and the supply is not touched. So
+    only the state, the player list and the mover's player are copied; an end of turn is the most
+    frequent move after playing a card.
+    """
+    try:
+        new = state.copy()
+        players = new["players"] = state["players"].copy()
+        players[seat] = players[seat].copy()
+    except (KeyError, AttributeError):  # not the layout setup() makes: copy everything else
+        return _fork_any(state, seat)
+    return new
+
+
 def _fork_any(state: State, seat: int) -> State:
     new = state.copy()
     for key, value in state.items():

@@ -11,6 +11,7 @@ from typing import Any
 from games import cards
 from games.base import Event, State
 from games.trains.content import CARDS, RULES
+from games.trains.shuffle import shuffled
 
 ZONES = ("deck", "hand", "discard", "play", "gained")
 
@@ -38,34 +39,67 @@ def draw(state: State, seat: int, count: int, events: list[Event]) -> list[str]:
 
     games/cards.draw's rule and events, written out for the two cases of nearly every draw (every
     turn ends with one): the deck holds the cards, or it runs out once and the discard pile is
-    shuffled into a new deck part way. Anything else goes to games/cards.draw itself."""
+    shuffled into a new deck part way. Anything else goes to games/cards.draw itself.
+
+    The deck and discard pile are replaced by new lists, never changed in place (the new deck is
+    the old one's slice, no dearer than a copy): an end of turn works on a copy that shares them
+    with the old state (copying.fork_end). The hand is extended in place (every caller's copy owns it).
+    """
     player = state["players"][seat]
     deck = player["deck"]
     have = len(deck)
     if count <= 0:
-        return cards.draw(state, seat, player, count, events, name_of)
+        return cards.draw(state, seat, player, count, events, name_of)  # draws nothing, changes nothing
     name = state["names"][seat]
     if count <= have:
         drawn = deck[: -count - 1 : -1]  # the top cards, top card first
-        del deck[-count:]
+        player["deck"] = deck[:-count]
     elif len(player["discard"]) >= count - have:
         drawn = deck[::-1]
-        deck.clear()
-        cards.reshuffle(state, player, name, events)
+        _reshuffle(state, player, name, events)  # a new deck and discard pile
         deck = player["deck"]
         rest = count - have
         drawn += deck[: -rest - 1 : -1]
-        del deck[-rest:]
+        del deck[-rest:]  # the new deck, this state's own
     else:
+        # games/cards.draw changes the zones in place: on copies of them.
+        player["deck"] = list(deck)
+        player["discard"] = list(player["discard"])
         return cards.draw(state, seat, player, count, events, name_of)
-    player["hand"].extend(drawn)
-    events.append({"text": f"{name} draws {count} card{'s' if count != 1 else ''}.", "irreversible": True})
-    listed = ", ".join(map(_NAMES.__getitem__, drawn))
-    events.append({"private": {"seat": seat, "text": f"You drew: {listed}."}, "irreversible": True})
+    player["hand"] += drawn
+    said = _DRAWS.get((name, count))
+    if said is None:
+        said = f"{name} draws {count} card{'s' if count != 1 else ''}."
+        if len(_DRAWS) >= 4096:
+            _DRAWS.clear()
+        _DRAWS[name, count] = said
+    events.append({"text": said, "irreversible": True})
+    key = tuple(drawn)
+    text = _DREW.get(key)
+    if text is None:
+        text = f"You drew: {', '.join(map(_NAMES.__getitem__, drawn))}."
+        if len(_DREW) >= 4096:
+            _DREW.clear()
+        _DREW[key] = text
+    events.append({"private": {"seat": seat, "text": text}, "irreversible": True})
     return drawn
 
 
+# The drawn cards (top first) -> the private "You drew: ..." line: pure data from the card names,
+# and the same few hands come up again and again; bounded (cleared when full).
+_DREW: dict[tuple[str, ...], str] = {}
+# (name, count) -> the public "... draws N cards." line, kept the same way.
+_DRAWS: dict[tuple[str, int], str] = {}
+
+
 _NAMES = {slug: card.name for slug, card in CARDS.items()}
+
+
+def _reshuffle(state: State, player: dict[str, Any], name: str, events: list[Event]) -> None:
+    """games/cards.reshuffle of a non-empty discard pile, with the packed shuffle (shuffle.py)."""
+    player["deck"], state["rng"] = shuffled(state["rng"], player["discard"])
+    player["discard"] = []
+    events.append({"text": f"{name} shuffles their discard pile into a new deck.", "irreversible": True})
 
 
 def gain_waste(state: State, seat: int, count: int) -> int:
@@ -99,10 +133,9 @@ def return_waste(state: State, zone: list[str], count: int) -> None:
 def clean_up(state: State, seat: int, events: list[Event], draw_hand: bool = True) -> None:
     """Hand, play area and gained cards to the discard pile, then draw a fresh hand."""
     player = state["players"][seat]
-    # Hand first so the public top of the discard pile is a played or gained card.
-    player["discard"].extend(player["hand"])
-    player["discard"].extend(player["play"])
-    player["discard"].extend(player["gained"])
+    # Hand first so the public top of the discard pile is a played or gained card. Every zone is
+    # replaced, none changed in place (copying.fork_end shares them with the old state).
+    player["discard"] = [*player["discard"], *player["hand"], *player["play"], *player["gained"]]
     player["hand"], player["play"], player["gained"] = [], [], []
     if draw_hand:
         draw(state, seat, RULES["hand_size"], events)

@@ -211,31 +211,75 @@ def split_twice(args: list[str]) -> tuple[str, list[str], list[str]]:
 # ---------------------------------------------------------------- resolution
 
 
-def play_card(state: State, seat: int, slug: str, args: list[str], events: list[Event]) -> str:
-    """Move ``slug`` from hand to the play area and resolve it; returns the public description."""
+def play_card(state: State, seat: int, slug: str, args: list[str], events: list[Event], checked: bool = False) -> str:
+    """Move ``slug`` from hand to the play area and resolve it; returns the public description.
+
+    ``checked``: the caller found ``known_play(slug, args)`` true already (rules.apply asks it
+    first), so the words need no second look."""
     card = CARDS[slug]
     player = state["players"][seat]
-    if slug not in player["hand"]:
-        raise IllegalMove(f"You have no {card.name} in your hand (your hand: {hand_text(player['hand'])}).")
+    hand = player["hand"]
+    if slug not in hand:
+        raise IllegalMove(f"You have no {card.name} in your hand (your hand: {hand_text(hand)}).")
     if not card.playable:
         raise IllegalMove(f"{card.name} is a {card.type} card; it cannot be played.")
-    canonical = normalize(card, args)
-    if canonical != list(args):
-        raise IllegalMove(f"Arguments for {card.name} are not canonical; use: {usage(card)}")
-    remove_cards(player["hand"], [slug])
+    if not checked and not known_play(slug, args):
+        canonical = normalize(card, args)
+        if canonical != list(args):
+            raise IllegalMove(f"Arguments for {card.name} are not canonical; use: {usage(card)}")
+        _remember_play(slug, args)
+    # deck.remove_cards of one card, written out: the latest copy, the first of the reversed hand.
+    hand.reverse()
+    hand.remove(slug)
+    hand.reverse()
     player["play"].append(slug)
     state["turn"]["played"] = True
-    return _play_once(state, seat, card, canonical, events)
+    return _play_once(state, seat, card, list(args), events)
+
+
+def known_play(slug: str, args: object) -> bool:
+    """Whether ``args`` are a list of words already found canonical for card ``slug`` (normalize
+    returned them unchanged) that names no city or remote location (those stand for a hex, which
+    rules.apply puts in their place first). False says nothing: the words are to be checked."""
+    if type(args) is not list:
+        return False
+    try:
+        return (slug, *args) in _KNOWN_PLAYS
+    except TypeError:  # an unhashable word (a list, ...) is no word: the plain checks refuse it
+        return False
+
+
+def _remember_play(slug: str, args: list[str]) -> None:
+    if board.PLACE_WORDS.keys().isdisjoint(args):
+        if len(_KNOWN_PLAYS) >= 4096:
+            _KNOWN_PLAYS.clear()
+        _KNOWN_PLAYS.add((slug, *args))
+
+
+# (card slug, *words) of plays whose words normalize returned unchanged and that name no place:
+# normalize reads nothing but the card and the words, and every play of a game checks its words
+# (a third of a move's work when done each time), while the same few plays recur all game long.
+# Pure data, bounded (cleared when full).
+_KNOWN_PLAYS: set[tuple[str, ...]] = set()
 
 
 def _play_once(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> str:
-    state["turn"]["money"] += card.money
-    parts = [f"+{card.money} money"] if card.money else []
-    if args == [SKIP]:
+    money = card.money
+    if not money:
+        parts = []
+    else:
+        state["turn"]["money"] += money
+        parts = [_MONEY_TEXT[card.slug]]
+    if args == _SKIPPED:
         parts.append("effect not used")
     elif card.kind != "none":
-        parts.extend(p for p in resolve(state, seat, card, args, events) if p)
+        parts += filter(None, _HANDLERS[card.kind](state, seat, card, args, events))
     return "; ".join(parts)
+
+
+# Card slug -> the "+N money" part of its play's text; [SKIP], the words of a skipped effect.
+_MONEY_TEXT = {slug: f"+{card.money} money" for slug, card in CARDS.items()}
+_SKIPPED = [SKIP]
 
 
 def resolve(state: State, seat: int, card: Card, args: list[str], events: list[Event]) -> list[str]:

@@ -19,52 +19,81 @@ from games.trains.effects import NO_CHOICE_KINDS, SKIP, THEN
 def legal_moves(state: State, seat: int) -> list[Move]:
     if state["phase"] == "over" or seat != state["current"] or state["players"][seat]["resigned"]:
         return []
+    # Every move is a copy of a template dict with its own "args" list: copying a small dict is a
+    # quarter cheaper than building it key by key, and a listing makes a dozen moves or more.
     if state["phase"] == "start":
-        return [{MOVE_KEY: "start", "hex": h} for h in board.start_hexes(state)]
+        starts: list[Move] = []
+        add = starts.append
+        for h in board.start_hexes(state):
+            move = _START.copy()
+            move["hex"] = h
+            add(move)
+        return starts
     moves: list[Move] = []
+    add = moves.append
     player = state["players"][seat]
-    rails: _RailOptions | None = None  # made once, shared by every rail-laying card in the hand
+    hand = player["hand"]
+    plan = _HAND_PLANS.get(tuple(hand))
+    if plan is None:
+        plan = _hand_plan(hand)
+    # Rail options per waiver set, worked out once for every rail-laying card in the hand; the
+    # _RailOptions that card_choices takes is made only for a card listed there (it shares them).
+    opened: dict[tuple[str, ...], list[str]] = {}
+    rails: _RailOptions | None = None
     # The common kinds are listed here directly (the same lists card_choices makes); this runs
     # for every move of every game, so it avoids a call per card and per choice.
-    for slug in sorted(set(player["hand"])):
-        how, waive, skippable = _PLAY[slug]
+    for slug, how, waive, skippable in plan:
+        template = _PLAY_MOVE[slug]
         if how == _PLAIN:
-            moves.append({MOVE_KEY: "play", "card": slug, "args": []})
-        elif how == _ONE_RAIL:
-            if rails is None:
-                rails = _RailOptions(state, seat)
-            moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in rails.options(waive)]
-        elif how == _STATION:
-            moves += [{MOVE_KEY: "play", "card": slug, "args": [h]} for h in board.station_hexes(state)]
-        elif how == _OTHER:
-            if rails is None:
-                rails = _RailOptions(state, seat)
-            choices = card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails)
-            moves += [{MOVE_KEY: "play", "card": slug, "args": args} for args in choices]
-            continue  # card_choices adds the skip itself
+            move = template.copy()
+            move["args"] = []
+            add(move)
         else:
-            continue  # not playable
+            if how == _ONE_RAIL:
+                options = opened.get(waive)
+                if options is None:
+                    options = opened[waive] = board.open_rails(state, seat, waive) if player["rails_left"] > 0 else []
+            elif how == _STATION:
+                options = board.station_hexes(state)
+            else:
+                if rails is None:
+                    rails = _RailOptions(state, seat, opened)
+                for args in card_choices(state, seat, CARDS[slug], in_hand_already=True, rails=rails):
+                    move = template.copy()
+                    move["args"] = args
+                    add(move)
+                continue  # card_choices adds the skip itself
+            for h in options:
+                move = template.copy()
+                move["args"] = [h]
+                add(move)
         if skippable:
-            moves.append({MOVE_KEY: "play", "card": slug, "args": [SKIP]})
+            move = template.copy()
+            move["args"] = [SKIP]
+            add(move)
     turn = state["turn"]
     money = turn["money"]
     if money >= _CHEAPEST:
         supply = state["supply"]
-        if turn["early"]:
-            for slug in state["piles"]:
-                if supply[slug] > 0 and _COST[slug] <= money:
-                    moves.append({MOVE_KEY: "buy", "card": slug, "top": False})
-                    moves.append({MOVE_KEY: "buy", "card": slug, "top": True})
-        else:
-            moves += [
-                {MOVE_KEY: "buy", "card": slug, "top": False}
-                for slug in state["piles"]
-                if supply[slug] > 0 and _COST[slug] <= money
-            ]
+        early = turn["early"]
+        for slug in state["piles"]:
+            if supply[slug] > 0 and _COST[slug] <= money:
+                add(_BUY_MOVE[slug].copy())
+                if early:
+                    add(_BUY_TOP_MOVE[slug].copy())
     if not turn["played"] and not turn["bought"]:
-        moves.append({MOVE_KEY: "pass"})
-    moves.append({MOVE_KEY: "end"})
+        add(_PASS.copy())
+    add(_END.copy())
     return moves
+
+
+# The templates legal_moves copies (key order as the moves always had: verb first).
+_START: Move = {MOVE_KEY: "start", "hex": None}
+_PLAY_MOVE: dict[str, Move] = {slug: {MOVE_KEY: "play", "card": slug, "args": None} for slug in CARDS}
+_BUY_MOVE: dict[str, Move] = {slug: {MOVE_KEY: "buy", "card": slug, "top": False} for slug in CARDS}
+_BUY_TOP_MOVE: dict[str, Move] = {slug: {MOVE_KEY: "buy", "card": slug, "top": True} for slug in CARDS}
+_PASS: Move = {MOVE_KEY: "pass"}
+_END: Move = {MOVE_KEY: "end"}
 
 
 _COST = {slug: card.cost for slug, card in CARDS.items()}
@@ -92,6 +121,20 @@ def _play_plan(card: Card) -> tuple[int, tuple[str, ...], bool]:
 _PLAY = {slug: _play_plan(card) for slug, card in CARDS.items()}
 
 
+def _hand_plan(hand: list[str]) -> tuple[tuple[str, int, tuple[str, ...], bool], ...]:
+    """The playable cards of ``hand``, each once in name order, with its ``_play_plan``."""
+    plan = tuple((slug, *_PLAY[slug]) for slug in sorted(set(hand)) if _PLAY[slug][0] != _UNPLAYABLE)
+    if len(_HAND_PLANS) >= 4096:
+        _HAND_PLANS.clear()
+    _HAND_PLANS[tuple(hand)] = plan
+    return plan
+
+
+# tuple(hand) -> _hand_plan: pure data (card slugs to their content), asked for on every listing,
+# while hands recur (three listings in four find theirs); bounded (cleared when full).
+_HAND_PLANS: dict[tuple[str, ...], tuple[tuple[str, int, tuple[str, ...], bool], ...]] = {}
+
+
 def _distinct(cards: list[str]) -> list[str]:
     return sorted(set(cards))
 
@@ -109,11 +152,12 @@ class _RailOptions:
     """``rail_options`` and the frontier for one state, each worked out at most once (per waiver
     set): a hand may hold several rail-laying cards, and their choices read the same board."""
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, options: dict[tuple[str, ...], list[str]] | None = None) -> None:
         self.state = state
         self.seat = seat
         self._frontier: list[str] | None = None
-        self._options: dict[tuple[str, ...], list[str]] = {}
+        # ``options``: answers already worked out for this state and seat (legal_moves passes its own).
+        self._options: dict[tuple[str, ...], list[str]] = {} if options is None else options
 
     def frontier(self) -> list[str]:
         if self._frontier is None:

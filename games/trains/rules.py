@@ -12,25 +12,31 @@ from games.notation import suggest
 from games.rng import Rng, seed_state
 from games.trains import board
 from games.trains.content import CARDS, KINGDOM, MAP_NAMES, MAPS, RULES
-from games.trains.copying import clone, fork
+from games.trains.copying import clone, fork, fork_board, fork_end, fork_plain
 from games.trains.deck import clean_up, draw, gain_waste, return_waste
-from games.trains.effects import play_card
+from games.trains.effects import SKIP, known_play, play_card
 from games.trains.notation import ALL_TRAINS, VERB_NAMES
+from games.trains.shuffle import shuffled
 
 RULES_VERSION = "1"
 
 
 def new_turn() -> dict[str, Any]:
-    return {
-        "money": 0,
-        "played": False,
-        "bought": False,
-        "buys": 0,
-        "rails_laid": 0,
-        "waive": [],
-        "discount": 0,
-        "early": False,
-    }
+    turn = _NEW_TURN.copy()  # a copy of a dict is cheaper than building one key by key
+    turn["waive"] = []
+    return turn
+
+
+_NEW_TURN: dict[str, Any] = {
+    "money": 0,
+    "played": False,
+    "bought": False,
+    "buys": 0,
+    "rails_laid": 0,
+    "waive": None,  # a new list per turn
+    "discount": 0,
+    "early": False,
+}
 
 
 def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
@@ -96,7 +102,7 @@ def setup(players: Sequence[str], options: Mapping[str, Any], seed: int) -> Stat
     }
     ordered = [slug for slug, n in start_deck.items() for _ in range(n)]
     for _ in players:
-        deck = rng.shuffled(ordered)
+        deck, rng.state = shuffled(rng.state, ordered)  # rng.shuffled's deck, packed (shuffle.py)
         state["players"].append(
             {
                 "deck": deck,
@@ -148,8 +154,20 @@ def _advance_start(state: State, events: list[Event]) -> None:
 
 
 def end_reasons(state: State) -> list[str]:
+    supply = state["supply"]
+    players = state["players"]
+    # Checked at every end of turn, when mostly nothing has ended the game: no supply count is 0,
+    # every player has rails left and stations remain; C-level looks say so at once.
+    if all(supply.values()) and state["stations_left"] != 0 and RULES["end_empty_piles"] > 0:
+        for player in players:  # a loop over the few players is cheaper than map(itemgetter)
+            if not player["rails_left"]:
+                break
+        else:
+            return []
     reasons = []
-    empty = list(map(state["supply"].__getitem__, state["piles"])).count(0)  # checked every turn
+    # Checked at every end of turn, and on most turns no count in the supply is 0 (the piles are a
+    # part of it); one C-level look at the counts says so without counting the piles one by one.
+    empty = list(map(supply.__getitem__, state["piles"])).count(0) if 0 in supply.values() else 0
     if empty >= RULES["end_empty_piles"]:
         reasons.append(f"{empty} supply piles are empty")
     for seat, player in enumerate(state["players"]):
@@ -177,8 +195,12 @@ def _end_turn(state: State, events: list[Event]) -> None:
     if reasons:
         _finish(state, events, reasons)
         return
-    nxt = _next_active(state, seat)
-    state["current"] = seat if nxt is None else nxt
+    players = state["players"]
+    nxt = seat + 1 if seat + 1 < len(players) else 0
+    if players[nxt]["resigned"]:  # the next seat in order, unless it resigned
+        found = _next_active(state, seat)
+        nxt = seat if found is None else found
+    state["current"] = nxt
     state["turn"] = new_turn()
     state["turn_number"] += 1
     names = state["names"]
@@ -224,18 +246,53 @@ def _check_turn(state: State, seat: int) -> None:
 
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
-    _check_turn(state, seat)
+    # _check_turn's conditions at once (every move passes them); it says what is wrong otherwise.
+    phase = state["phase"]
+    players = state["players"]
+    if phase == "over" or seat != state["current"] or not 0 <= seat < len(players) or players[seat]["resigned"]:
+        _check_turn(state, seat)
     verb = move.get(MOVE_KEY) if isinstance(move, dict) else None
     if verb not in VERB_NAMES:
         raise IllegalMove(f"Unknown command {verb!r}; use one of: {', '.join(VERB_NAMES)}.")
-    if state["phase"] == "start" and verb != "start":
+    if phase == "start" and verb != "start":
         raise IllegalMove("First place your starting rail: /trains start HEX.")
-    if state["phase"] == "play" and verb == "start":
+    if phase == "play" and verb == "start":
         raise IllegalMove("Starting rails are all placed; play, buy, pass or end your turn.")
-    new = fork(state, seat)  # only the mover's player is copied
     events: list[Event] = []
-    name = new["names"][seat]
-    if verb == "start":
+    name = state["names"][seat]
+    # The verbs by how often they come: playing a card, then ending the turn.
+    if verb == "play":
+        word = move.get("card", "")
+        if word == ALL_TRAINS:
+            new = fork(state, seat)  # only the mover's player is copied
+            _play_all_trains(new, seat, events)
+        else:
+            slug = str(word)
+            if slug not in CARDS:
+                raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
+            args = move.get("args", [])
+            known = known_play(slug, args)  # a play seen before passes the checks below (effects.py)
+            if not known:
+                if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
+                    raise IllegalMove("Card choices must be a list of words.")
+                # City and remote location names stand for their hex on this game's map.
+                if not board.PLACE_WORDS.keys().isdisjoint(args):
+                    args = [board.place_hex(state, a) if a in board.PLACE_WORDS else a for a in args]
+            # A card without effect, or with its effect skipped, changes only the hand, the play
+            # area and the turn (copying.fork_plain); the words of a known play are canonical.
+            if known and (slug in _NO_EFFECT or args == _SKIPPED):
+                new = fork_plain(state, seat)
+            elif slug in _BUILDS:
+                new = fork_board(state, seat)  # neither deck nor discard pile is touched
+            else:
+                new = fork(state, seat)
+            text = play_card(new, seat, slug, args, events, checked=known)
+            events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
+    elif verb == "end":
+        new = fork_end(state, seat)  # ending a turn changes less than the other verbs
+        _end_turn(new, events)
+    elif verb == "start":
+        new = fork(state, seat)
         hexname = board.place_hex(new, str(move.get("hex", "")))
         problem = board.start_problem(new, seat, hexname)
         if problem:
@@ -245,23 +302,11 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         new["players"][seat]["start"] = hexname
         events.append({"text": f"{name} places their starting rail on {hexname}.", "post_board": True})
         _advance_start(new, events)
-    elif verb == "play" and move.get("card") == ALL_TRAINS:
-        _play_all_trains(new, seat, events)
-    elif verb == "play":
-        slug = str(move.get("card", ""))
-        if slug not in CARDS:
-            raise IllegalMove(f"Unknown card {slug!r}{suggest(slug, CARDS)}.")
-        args = move.get("args", [])
-        if not isinstance(args, list) or not all(map(isinstance, args, repeat(str))):
-            raise IllegalMove("Card choices must be a list of words.")
-        # City and remote location names stand for their hex on this game's map.
-        if not board.PLACE_WORDS.keys().isdisjoint(args):
-            args = [board.place_hex(new, a) if a in board.PLACE_WORDS else a for a in args]
-        text = play_card(new, seat, slug, args, events)
-        events.insert(0, {"text": f"{name} plays {CARDS[slug].name}" + (f": {text}." if text else ".")})
     elif verb == "buy":
+        new = fork(state, seat)
         _buy(new, seat, str(move.get("card", "")), bool(move.get("top", False)), events)
-    elif verb == "pass":
+    else:  # pass
+        new = fork(state, seat)
         turn = new["turn"]
         if turn["played"] or turn["bought"]:
             raise IllegalMove("You can only pass before playing or buying anything this turn; use /trains end.")
@@ -270,10 +315,15 @@ def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
         return_waste(new, hand, count)
         events.append({"text": f"{name} passes and returns {count} Waste to the supply."})
         _end_turn(new, events)
-    else:
-        _end_turn(new, events)
     new["move_number"] += 1
     return new, events
+
+
+# Cards whose play has no effect; [SKIP], the words of a skipped effect.
+_NO_EFFECT = frozenset(slug for slug, card in CARDS.items() if card.kind == "none")
+_SKIPPED = [SKIP]
+# Cards whose effect only builds: rails, a station, or both (copying.fork_board).
+_BUILDS = frozenset(slug for slug, card in CARDS.items() if card.kind in ("lay_rails", "station", "terminal"))
 
 
 # Train cards that ``/trains play all-trains`` plays: those without choices or drawbacks (not Freight
@@ -328,8 +378,15 @@ def _buy(state: State, seat: int, slug: str, top: bool, events: list[Event]) -> 
 
 
 def status(state: State) -> Status:
+    phase = state["phase"]
+    if phase == "play":  # nearly every call: a turn in play, its Status from the memo below
+        seat = state["current"]
+        turn = state["turn"]
+        found = _TURN_STATUS.get((seat, state["names"][seat], turn["money"], turn["buys"]))
+        if found is not None:
+            return found
     names = state["names"]
-    if state["phase"] == "over":
+    if phase == "over":
         from games.trains.scoring import standings
 
         table = standings(state)
@@ -342,7 +399,7 @@ def status(state: State) -> Status:
             summary = "Game over."
         return Status(to_act=(), finished=True, summary=summary)
     seat = state["current"]
-    if state["phase"] == "start":
+    if phase == "start":
         return Status(to_act=(seat,), finished=False, summary=f"{names[seat]} to place a starting rail")
     turn = state["turn"]
     key = (seat, names[seat], turn["money"], turn["buys"])
@@ -369,10 +426,9 @@ def kick(state: State, seat: int) -> tuple[State, list[Event]]:
     name = new["names"][seat]
     new["players"][seat]["kicked"] = True
     if RULES.get("kicked_rails") == "lifted":
-        for hexname in [h for h, seats in new["rails"].items() if seat in seats]:
-            new["rails"][hexname] = [s for s in new["rails"][hexname] if s != seat]
-            if not new["rails"][hexname]:
-                del new["rails"][hexname]
+        # A new dict, not the clone's changed in place: board.own_rails keeps answers per dict.
+        lifted = {h: [s for s in seats if s != seat] if seat in seats else seats for h, seats in new["rails"].items()}
+        new["rails"] = {h: seats for h, seats in lifted.items() if seats}
     for event in events:
         if event.get("text") == f"{name} resigns.":
             event["text"] = f"{name} was kicked by a moderator."

@@ -6,37 +6,46 @@ Resigned players rank after everyone still playing.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from games.base import PlayStats, Standing, State
+from games.trains.board import own_rails
 from games.trains.content import CARDS, MAPS, RULES
-from games.trains.deck import all_cards
+from games.trains.deck import ZONES, all_cards
 
 
 def rails_on_board(state: State, seat: int) -> int:
-    return sum(1 for seats in state["rails"].values() if seat in seats)
+    return len(own_rails(state["rails"], seat))
 
 
 def breakdown(state: State, seat: int) -> dict[str, int]:
     gmap = MAPS[state["map"]]
     bonus = RULES["station_bonus"]
+    stations = state["stations"]
+    own = own_rails(state["rails"], seat)  # the seat's hexes (kept per rails dict, board.py)
     cities = remotes = 0
-    for h, seats in state["rails"].items():
-        if seat not in seats:
-            continue
+    for h in own:
         if h in gmap.cities:
-            cities += bonus[min(state["stations"].get(h, 0), len(bonus) - 1)]
+            cities += bonus[min(stations.get(h, 0), len(bonus) - 1)]
         elif h in gmap.remotes:
             remotes += gmap.remotes[h].value
-    rails = rails_on_board(state, seat)
+    rails = len(own)
     cards = 0
-    for slug in all_cards(state["players"][seat]):
+    player = state["players"][seat]
+    # Only cards worth points are looked at (most of a deck is worth none), picked out by C code.
+    for slug in filter(_SCORING.__contains__, chain(*map(player.__getitem__, ZONES))):
         card = CARDS[slug]
         cards += card.vp + (rails // card.vp_per_rails if card.vp_per_rails else 0)
     return {
         "cities": cities,
         "remote locations": remotes,
         "VP cards": cards,
-        "track VP": state["players"][seat]["track_vp"],
+        "track VP": player["track_vp"],
     }
+
+
+# The cards that score: victory points or points per rails on the board.
+_SCORING = frozenset(slug for slug, card in CARDS.items() if card.vp or card.vp_per_rails)
 
 
 def score(state: State, seat: int) -> int:
