@@ -38,6 +38,15 @@ _BASE, _GROW, _READY = 0.3, 0.55, 0.75  # a cube's share of its pattern's buildi
 # Per building type, added to its estimated worth. Farm +1.0 / Well -0.4 with a dead cube at -0.8
 # scored 21.4 against 20.75 in 24 seeded solo games but fewer 4-player wins, so none for now.
 _BONUS: dict[str, float] = {}
+# Solo weights, apart from the 4-player ones so that solo tuning cannot cost 4-player wins. They
+# equal them for now: in 40 seeded solo games (22.1 with these) a dead cube at -0.8 with Farm +1.0
+# and Well -0.4 scored 21.6, Farm +1.5 and Chapel +0.8 20.9, a dead cube at -0.8 with an empty
+# square at +0.5 20.9, a dead cube at -0.2 20.8, an unfed Cottage's hope at 2.0 19.8, and Tavern
+# +1.5, Chapel +1.0, Theater +1.0 18.6.
+_SOLO_DEAD = _DEAD
+_SOLO_EMPTY = _EMPTY
+_SOLO_UNFED_HOPE = _UNFED_HOPE
+_SOLO_BONUS: dict[str, float] = {}
 _TOP = 4  # first-level candidates that get the depth-2 look-ahead
 _WIDTH = 4  # placements searched per resource offer at depth 2
 
@@ -58,13 +67,17 @@ class Search:
         kinds = list(state["buildings"])
         if self.monument and state["phase"] != "monuments":
             kinds.append(self.monument)
+        solo = state["variant"] == "solo"
+        self.dead, self.empty = (_SOLO_DEAD, _SOLO_EMPTY) if solo else (_DEAD, _EMPTY)
+        self.unfed_hope = _SOLO_UNFED_HOPE if solo else _UNFED_HOPE
+        bonus = _SOLO_BONUS if solo else _BONUS
         counts: dict[str, int] = {}
         for cell in self.town["cells"]:
             if cell and "building" in cell:
                 counts[cell["building"]] = counts.get(cell["building"], 0) + 1
         self.weights = {
             slug: max(
-                0.0, _future_points(slug, counts, estimated_points(state, seat, slug)) + 1.0 + _BONUS.get(slug, 0.0)
+                0.0, _future_points(slug, counts, estimated_points(state, seat, slug)) + 1.0 + bonus.get(slug, 0.0)
             )
             for slug in kinds
         }
@@ -119,7 +132,7 @@ class Search:
         if found is not None:
             return found
         occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
-        best = [_DEAD] * 16
+        best = [self.dead] * 16
         empty_hope = [0.0] * 16
         complete: list[Pattern] = []
         feeder = -1.0  # progress of the best viable feeder pattern (-1: none fits any more)
@@ -150,10 +163,10 @@ class Search:
             self._evals[cells] = result
             return result
         if unfed and feeder >= 0:  # a feeder can still be built: the closer it is, the surer the food
-            total += _UNFED_HOPE * min(unfed, 4) * (_FEED_BASE + _FEED_GROW * feeder)
+            total += self.unfed_hope * min(unfed, 4) * (_FEED_BASE + _FEED_GROW * feeder)
         for c, t in enumerate(cells):
             if t == EMPTY:
-                total += empty_hope[c] + _EMPTY - 1.0
+                total += empty_hope[c] + self.empty - 1.0
             elif len(t) == 1:
                 total += best[c] - 1.0
         result = Analysis(total, complete)

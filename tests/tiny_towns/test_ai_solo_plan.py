@@ -100,3 +100,25 @@ def test_with_the_deck_known_the_plan_counts_on_a_card_two_rounds_away() -> None
     assert with_wheat > without
     # Every line of the search takes cards from its own copy: the deck it was handed is intact.
     assert order == wheat_next
+
+
+def test_a_deeper_plan_search_sees_a_card_further_away() -> None:
+    """The wheat that completes a Cottage comes only after three more rounds: the plan search at
+    its usual depth (three rounds) cannot tell the two decks apart, a deeper one (the sizes it
+    takes once every card is known may be larger) sees the Cottage."""
+    state = GAME.setup(["ann"], FIRST_GAME, 2)
+    search = Search(state, 0)
+    town = ["" for _ in range(16)]
+    town[4], town[5] = "B", "G"  # A2 brick, B2 glass: B1 wheat completes a Cottage
+    cells = tuple(town)
+    shown = ("W", "W", "S")
+    same = ["W", "S", "B"]  # the first three cards to be revealed, in both decks
+    late_wheat = [*same, "H", "W", "S", "B", "G", "S", "B", "G", "W"]
+    no_wheat = [*same, "W", "S", "B", "G", "S", "B", "G", "W", "H"]
+    short = (ai_solo_plan._DEPTH, ai_solo_plan._BEAM, ai_solo_plan._SPREAD)
+    assert short[0] == 3
+    near = [ai_solo_plan.planned(search, cells, shown, list(order), set(), short) for order in (late_wheat, no_wheat)]
+    assert near[0] == near[1]
+    deep = (6, 4, 2)
+    far = [ai_solo_plan.planned(search, cells, shown, list(order), set(), deep) for order in (late_wheat, no_wheat)]
+    assert far[0] > far[1]
