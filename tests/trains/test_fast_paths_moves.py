@@ -13,28 +13,14 @@ from typing import Any
 import pytest
 
 from games.base import MOVE_KEY, IllegalMove, State
-from games.rng import Rng
 from games.trains import GAME, copying, effects, rules
 from games.trains.content import RULES
-
-
-def _records(map_name: str, players: int, seeds: range) -> list[tuple[State, int, dict[str, Any]]]:
-    """(state, seat, move) of every move of seeded random games (another kingdom per seed)."""
-    out = []
-    for seed in seeds:
-        state = GAME.setup([f"p{i}" for i in range(players)], {"map": map_name}, seed)
-        picker = Rng(seed + 303)
-        while not GAME.status(state).finished:
-            seat = GAME.status(state).to_act[0]
-            move = picker.choice(GAME.legal_moves(state, seat))
-            out.append((state, seat, move))
-            state, _ = GAME.apply(state, seat, move)
-    return out
+from tests.trains.played import sample
 
 
 @pytest.fixture(scope="module")
 def records() -> list[tuple[State, int, dict[str, Any]]]:
-    return _records("tokyo", 4, range(3)) + _records("osaka", 3, range(3, 5))
+    return sample(303)
 
 
 def test_an_end_of_turn_on_fork_end_is_the_end_on_a_whole_copy(records: list[Any]) -> None:

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -16,25 +17,12 @@ from games.base import MOVE_KEY, IllegalMove, State
 from games.rng import Rng
 from games.trains import GAME, board, effects, rules
 from games.trains.copying import clone
-
-
-def _records(map_name: str, players: int, seeds: range) -> list[tuple[State, int, dict[str, Any]]]:
-    """(state, seat, move) of every move of seeded random games (another kingdom per seed)."""
-    out = []
-    for seed in seeds:
-        state = GAME.setup([f"p{i}" for i in range(players)], {"map": map_name}, seed)
-        picker = Rng(seed + 404)
-        while not GAME.status(state).finished:
-            seat = GAME.status(state).to_act[0]
-            move = picker.choice(GAME.legal_moves(state, seat))
-            out.append((state, seat, move))
-            state, _ = GAME.apply(state, seat, move)
-    return out
+from tests.trains.played import sample
 
 
 @pytest.fixture(scope="module")
 def records() -> list[tuple[State, int, dict[str, Any]]]:
-    return _records("tokyo", 4, range(3)) + _records("osaka", 3, range(3, 5))
+    return sample(404)
 
 
 def _plain_own(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
@@ -259,18 +247,7 @@ def test_a_play_without_effect_on_fork_plain_is_the_play_on_a_whole_copy(records
     ]
     assert len(plain_plays) > 300
     assert any(m["args"] == [effects.SKIP] for _, _, m in plain_plays)
-    for state, seat, move in plain_plays:
-        before = json.dumps(state)
-        fast = copying.fork_plain(state, seat)
-        whole = clone(state)
-        fast_events: list[Any] = []
-        whole_events: list[Any] = []
-        fast_text = effects.play_card(fast, seat, move["card"], move["args"], fast_events)
-        whole_text = effects.play_card(whole, seat, move["card"], move["args"], whole_events)
-        assert (fast_text, fast, fast_events) == (whole_text, whole, whole_events)
-        assert json.dumps(state) == before, "a play on fork_plain changed the old state"
-        applied, _ = rules.apply(state, seat, move)
-        assert applied == {**whole, "move_number": state["move_number"] + 1}
+    _plays_alike(plain_plays, copying.fork_plain)
 
 
 def test_a_building_play_on_fork_board_is_the_play_on_a_whole_copy(records: list[Any]) -> None:
@@ -278,13 +255,21 @@ def test_a_building_play_on_fork_board_is_the_play_on_a_whole_copy(records: list
 
     builds = [(s, seat, m) for s, seat, m in records if m[MOVE_KEY] == "play" and m["card"] in rules._BUILDS]
     assert len(builds) > 300
-    for state, seat, move in builds:
+    _plays_alike(builds, copying.fork_board)
+
+
+def _plays_alike(plays: list[Any], fork: Callable[[State, int], State]) -> None:
+    """Each play worked on ``fork``'s copy gives what it gives on a whole copy, and leaves the old
+    state as it was; apply's answer is the whole copy's."""
+    for state, seat, move in plays:
         before = json.dumps(state)
-        fast = copying.fork_board(state, seat)
+        fast = fork(state, seat)
         whole = clone(state)
         fast_events: list[Any] = []
         whole_events: list[Any] = []
         fast_text = effects.play_card(fast, seat, move["card"], move["args"], fast_events)
         whole_text = effects.play_card(whole, seat, move["card"], move["args"], whole_events)
         assert (fast_text, fast, fast_events) == (whole_text, whole, whole_events)
-        assert json.dumps(state) == before, "a building play on fork_board changed the old state"
+        assert json.dumps(state) == before, f"a play on {fork.__name__} changed the old state"
+        applied, _ = rules.apply(state, seat, move)
+        assert applied == {**whole, "move_number": state["move_number"] + 1}
