@@ -31,7 +31,7 @@ def _copy_cell(cell: dict[str, Any] | None) -> dict[str, Any] | None:
 # one C-level list copy is a deep copy; the others nest and go through deep_copy.
 _TOWN_FLAT = ("cave", "aside", "pending_claims", "monument_options")
 _TOP_FLAT = ("names", "buildings")
-_TOP_NESTED = ("town_hall", "solo")  # (spelled out again in fork_flags)
+_TOP_NESTED = ("town_hall", "solo")  # (spelled out again in fork_town)
 
 
 def copy_town(town: Town) -> Town:
@@ -74,36 +74,14 @@ def fork(state: State, seat: int) -> State:
     return new
 
 
-def fork_flags(state: State, seat: int) -> State:
-    """A cheaper ``fork`` for the moves that only put a cube on an empty square or set the mover's
-    own fields (place, announce, done, monument): the mover's town and its list of squares are new,
-    but the buildings on its squares, its lists and the names and buildings in play are shared with
-    the old state. The handlers of
-    those moves replace what they change (the place handler's Statue of the Bondmaker cube gets a
-    new Cottage entry); store, cave, build and claim change buildings and lists in place and take
-    the full ``fork``. The purity test (tests/golden) plays every verb and fails on any leak."""
-    # The top level as _copy_top, but the names and buildings in play shared too: no move changes them.
-    new = state.copy()
-    # (the _TOP_NESTED loop unrolled: both are None in a standard game)
-    hall = state.get("town_hall")
-    if hall is not None:
-        new["town_hall"] = deep_copy(hall)
-    solo = state.get("solo")
-    if solo is not None:
-        new["solo"] = deep_copy(solo)
-    towns = list(state["towns"])
-    if 0 <= seat < len(towns):
-        town = towns[seat].copy()
-        town["cells"] = town["cells"].copy()
-        towns[seat] = town
-    new["towns"] = towns
-    return new
-
-
 def fork_town(state: State, seat: int) -> State:
-    """``fork_flags`` without copying the mover's list of squares: for the moves that change none
-    (announce, done, monument) and the place handler, which copies the list itself before putting
-    a cube on it (so that the board of the list before, remembered in bitboard.town_board, is found).
+    """A cheaper ``fork`` for the moves that only put a cube on an empty square or set the mover's
+    own fields (place, announce, done, monument): the mover's town is new, but its list of squares,
+    the buildings on them, its other lists and the names and buildings in play are shared with the
+    old state. The handlers of those moves replace what they change: the place handler copies the
+    list of squares before putting a cube on it (so that the board of the list before, remembered in
+    bitboard.town_board, is found), and its Statue of the Bondmaker cube gets a new Cottage entry.
+    Store, cave, build and claim change buildings and lists in place and take the full ``fork``.
     The purity test (tests/golden) plays every verb and fails on any leak."""
     new = state.copy()
     # (the _TOP_NESTED loop unrolled: both are None in a standard game)
