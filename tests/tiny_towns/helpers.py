@@ -6,6 +6,8 @@ import json
 from typing import Any
 
 from games.base import Event, IllegalMove
+from games.options import parse_options
+from games.rng import Rng
 from games.tiny_towns import GAME
 from games.tiny_towns.content import CATALOGUE, RESOURCE_OF
 from games.tiny_towns.scoring import score_town
@@ -123,3 +125,15 @@ def check_invariants(state: State) -> None:
             assert all(c is not None for c in town["cells"])
     if state["phase"] == "finished":
         assert GAME.status(state).finished
+
+
+def seeded_states(players: int, options: str, seed: int) -> list[State]:
+    """Every state of one seeded random game, the finished one last."""
+    state = GAME.setup([f"p{i}" for i in range(players)], parse_options(options, GAME.options), seed)
+    picker = Rng(seed)
+    states = [state]
+    while not GAME.status(state).finished:
+        seat = picker.choice(GAME.status(state).to_act)
+        state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
+        states.append(state)
+    return states

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.options import parse_options
-from games.rng import Rng
-from games.tiny_towns import GAME, rules
+from games.tiny_towns import rules
 from games.tiny_towns.bitboard import board_after_cube, board_of_cells, board_of_marks, town_board
 from games.tiny_towns.town import letters
+from tests.tiny_towns.helpers import seeded_states
 
 State = dict[str, Any]
 GAMES = (
@@ -22,22 +21,10 @@ GAMES = (
 )
 
 
-def _states(players: int, options: str, seed: int) -> list[State]:
-    """Every state of one seeded random game."""
-    state = GAME.setup([f"p{i}" for i in range(players)], parse_options(options, GAME.options), seed)
-    picker = Rng(seed)
-    states = [state]
-    while not GAME.status(state).finished:
-        seat = picker.choice(GAME.status(state).to_act)
-        state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
-        states.append(state)
-    return states
-
-
 def test_remembered_boards_are_the_boards_of_the_squares() -> None:
     checked = 0
     for players, options, seed in GAMES:
-        for state in _states(players, options, seed):
+        for state in seeded_states(players, options, seed):
             for town in state["towns"]:
                 plain = board_of_marks(letters(town["cells"]))
                 # The engine remembered most of these while playing (board_after_cube after each
@@ -81,7 +68,7 @@ def test_a_cube_on_a_remembered_board_or_on_an_unknown_one() -> None:
 
 def test_remembered_status_lines_are_the_lines_of_the_fields() -> None:
     for players, options, seed in GAMES:
-        for state in _states(players, options, seed):
+        for state in seeded_states(players, options, seed):
             remembered = rules.status(state)
             rules._STATUS_BY_FIELDS.clear()
             assert rules.status(state) == remembered

@@ -7,27 +7,14 @@ import copy
 from typing import Any
 
 from games.base import Status
-from games.options import parse_options
-from games.rng import Rng
-from games.tiny_towns import GAME, flow
+from games.tiny_towns import flow
 from games.tiny_towns.content import MONUMENTS, RULES
 from games.tiny_towns.rules import status
 from games.tiny_towns.scoring import standings
 from games.tiny_towns.town import possible_monuments
+from tests.tiny_towns.helpers import seeded_states
 
 State = dict[str, Any]
-
-
-def _game(players: int, options: str, seed: int) -> list[State]:
-    """Every state of one seeded random game, the finished one last."""
-    state = GAME.setup([f"p{i}" for i in range(players)], parse_options(options, GAME.options), seed)
-    picker = Rng(seed)
-    states = [state]
-    while not GAME.status(state).finished:
-        seat = picker.choice(GAME.status(state).to_act)
-        state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
-        states.append(state)
-    return states
 
 
 def _plain_status(state: State) -> Status:
@@ -44,13 +31,13 @@ def _plain_status(state: State) -> Status:
 
 def test_status_after_every_move_equals_the_plain_status() -> None:
     for players, options, seed in ((4, "monuments=on", 3), (1, "monuments=on", 4), (3, "variant=town-hall", 5)):
-        for state in _game(players, options, seed):
+        for state in seeded_states(players, options, seed):
             assert status(state) == _plain_status(state)
 
 
 def test_the_finished_standings_belong_to_the_state_asked_about() -> None:
-    first = _game(4, "monuments=on", 11)[-1]
-    second = _game(4, "monuments=on", 12)[-1]  # finish() ran last for this one
+    first = seeded_states(4, "monuments=on", 11)[-1]
+    second = seeded_states(4, "monuments=on", 12)[-1]  # finish() ran last for this one
     assert flow.final_standings(second) == standings(copy.deepcopy(second))
     assert flow.final_standings(first) == standings(copy.deepcopy(first))
     assert status(first).summary != status(second).summary
@@ -88,7 +75,7 @@ def _plain_possible(state: State, seat: int) -> list[str]:
 def test_possible_monuments_equals_the_plain_definition() -> None:
     seen = set()
     for players, options, seed in ((4, "monuments=on", 21), (6, "monuments=on", 22), (1, "monuments=on", 23)):
-        for state in _game(players, options, seed):
+        for state in seeded_states(players, options, seed):
             for seat in range(players):
                 found = possible_monuments(state, seat)
                 assert list(found) == _plain_possible(state, seat)
