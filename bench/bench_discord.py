@@ -1,8 +1,8 @@
 """Command latency through the fake Discord at 1, 20 and 100 concurrent games.
 
 The real bot runs as a subprocess (`python -m bot.cli run`) against tests/discord/fake_discord.py.
-Each game is a two-player Tiny Towns playing, for a few rounds: announce, place, place (round
-end: a board image is posted) and `/game board` (a private rendered image). Latency =
+Each game is a two-player Tiny Towns playing random legal moves, for a few rounds: announce,
+place, place (round end: a board image is posted) and `/game board` (a private rendered image). Latency =
 interaction dispatched -> the bot's answer with its content (and image, when there is one)
 received by the fake Discord; `ack` = dispatched -> the deferral. The bot's event-loop stall
 monitor (CONDUCTOR_STALL_FILE) reports the longest stall.
@@ -149,7 +149,9 @@ class Table:
                 if status.finished:
                     return
                 seat = status.to_act[0]
-                move = SPEC.bot_move(self.state, seat, 1)
+                # A random legal move (level 0): the driver shares the machine's cores with the bot,
+                # and the level-1 policy cost the driver more CPU than the bot spent on the command.
+                move = SPEC.bot_move(self.state, seat, 0)
                 command, options = slash_for(SPEC.format(move))
                 lost = self.lost
                 record = await self.command(PLAYERS[seat], command, options)
@@ -191,10 +193,13 @@ async def run_level(
     stall_file.with_suffix(".reset").write_text("reset")
     await asyncio.sleep(0.4)  # let the monitor notice the reset and write a fresh file
     cpu_before = bot_cpu(pid)
+    driver_before = time.process_time()
     began = time.perf_counter()
     await asyncio.gather(*(t.play(rounds) for t in tables))
     elapsed = time.perf_counter() - began
     cpu_after = bot_cpu(pid)
+    cpu_after["driver"] = time.process_time()
+    cpu_before["driver"] = driver_before
     await asyncio.sleep(0.4)
     stall = await read_stall(stall_file)
     samples = [s for t in tables for s in t.samples]
@@ -217,7 +222,8 @@ async def run_level(
             "p95_ms": _ms(percentile(with_image, 0.95)),
             "p99_ms": _ms(percentile(with_image, 0.99)),
         },
-        # CPU milliseconds per command: the bot process (event loop, its threads) and its render workers.
+        # CPU milliseconds per command: the bot process (event loop, its threads), its render workers,
+        # and this process (the players and the fake Discord), which shares the machine's cores with them.
         "cpu_ms_per_command": per_command,
         "ack_p99_ms": _ms(percentile([s[1] for s in samples], 0.99)),
         "mean_ms": round(statistics.fmean(finite) * ms, 1)
