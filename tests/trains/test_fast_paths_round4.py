@@ -189,7 +189,21 @@ def test_hand_plans_are_the_playable_cards_in_name_order(records: list[Any]) -> 
             (slug, *movegen._PLAY[slug]) for slug in sorted(set(hand)) if movegen._PLAY[slug][0] != movegen._UNPLAYABLE
         ]
         assert list(movegen._hand_plan(hand)) == plain
-        assert movegen._HAND_PLANS[tuple(hand)] == tuple(plain)
+        assert movegen._HAND_PLANS[frozenset(hand)] == tuple(plain)
+
+
+def test_a_hand_plan_kept_for_some_cards_lists_them_in_any_order_and_number(records: list[Any]) -> None:
+    from games.trains import movegen
+
+    for state, seat, _ in records[::5]:
+        hand = state["players"][seat]["hand"]
+        movegen.legal_moves(state, seat)  # keeps the plan of this hand's cards
+        for other in (hand[::-1], [*hand, *hand]):
+            players = [dict(p, hand=other) if s == seat else p for s, p in enumerate(state["players"])]
+            changed = dict(state, players=players)
+            kept = movegen.legal_moves(changed, seat)
+            movegen._HAND_PLANS.clear()
+            assert kept == movegen.legal_moves(changed, seat)  # the plan worked out afresh
 
 
 def _plain_breakdown(state: State, seat: int) -> dict[str, int]:
