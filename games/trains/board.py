@@ -71,7 +71,7 @@ def own_rails(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
     between states, board.lay_rail and rules.kick make a new one), so one dict keeps the same
     answer, and it is asked for on most moves while a new dict comes only with a new rail. The
     size is checked too, so a dict grown or shrunk in place (a test's hand-made board) is read
-    afresh.
+    afresh. lay_rail carries the answers over to the dict it makes (``_carry_own``).
     """
     entry = _OWN.get(id(rails))
     if entry is None or entry[0] is not rails or entry[1] != len(rails):
@@ -89,6 +89,24 @@ def own_rails(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
 # successive states share one rails dict until the next rail, so few entries are live at a time.
 _OWN: dict[int, tuple[dict[str, list[int]], int, dict[int, tuple[str, ...]]]] = {}
 _OWN_KEPT = 64
+
+
+def _carry_own(old: dict[str, list[int]], new: dict[str, list[int]], seat: int, hexname: str) -> None:
+    """Keep for ``new`` (``old`` with one more rail, ``seat``'s on ``hexname``: lay_rail's new dict)
+    the own_rails answers known for ``old``: the other seats' hexes are the same, and ``seat``'s
+    gain ``hexname`` at the end when it is a new key (the place of a key already on the board is
+    kept, so that answer is left to be read afresh). A new rail comes every few moves of a game,
+    and reading a board for each seat was a twentieth of a listing's work."""
+    entry = _OWN.get(id(old))
+    if entry is None or entry[0] is not old or entry[1] != len(old):
+        return
+    known = entry[2].copy()  # one C-level step: another thread may add to the old entry meanwhile
+    mine = known.pop(seat, None)
+    if mine is not None and hexname not in old:
+        known[seat] = (*mine, hexname)
+    if len(_OWN) >= _OWN_KEPT:
+        _OWN.clear()
+    _OWN[id(new)] = (new, len(new), known)
 
 
 def _frontier_of(gmap: GameMap, own: tuple[str, ...]) -> tuple[str, ...]:
@@ -305,7 +323,8 @@ def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), f
     # A new dict and a new list, never a change in place: apply's copy of the state shares the
     # rails dict with the old state (copying.fork), and every copy shares the seat lists.
     rails = state["rails"]
-    state["rails"] = {**rails, hexname: [*rails.get(hexname, ()), seat]}
+    state["rails"] = laid = {**rails, hexname: [*rails.get(hexname, ()), seat]}
+    _carry_own(rails, laid, seat, hexname)
     state["players"][seat]["rails_left"] -= 1
     text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
     if waste:

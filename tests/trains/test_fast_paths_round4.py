@@ -49,6 +49,29 @@ def test_own_rails_of_a_dict_grown_or_shrunk_in_place_are_read_afresh(records: l
     assert board.own_rails(rails, 0) == mine == _plain_own(rails, 0)
 
 
+def test_own_rails_carried_to_the_board_of_a_new_rail_are_the_plain_ones() -> None:
+    # lay_rail keeps the answers known for the old board for its new one (board._carry_own): on
+    # every move of seeded games, every answer so carried is the seat's hexes in board order.
+    carried = 0
+    for seed in range(3):
+        state = GAME.setup(["a", "b", "c", "d"], {"map": "tokyo"}, seed)
+        picker = Rng(seed + 77)
+        while not GAME.status(state).finished:
+            seat = GAME.status(state).to_act[0]
+            for each in range(4):  # every seat's answer known for the board before the move
+                board.own_rails(state["rails"], each)
+            before = state["rails"]
+            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
+            rails = state["rails"]
+            entry = board._OWN.get(id(rails))
+            if rails is before or entry is None or entry[0] is not rails:
+                continue
+            for each, own in entry[2].items():
+                assert own == _plain_own(rails, each)
+                carried += 1
+    assert carried > 300
+
+
 def test_own_rails_kept_for_many_boards_stay_right() -> None:
     # More dicts than the memo keeps: it is cleared and refilled, never mixes two boards up.
     made = [{f"E{i}": [0], f"F{i}": [1]} for i in range(3 * board._OWN_KEPT)]
