@@ -57,7 +57,7 @@ def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
     if len(chosen) > size:
         raise IllegalMove(f"kingdom takes at most {size} cards; got {len(chosen)}.")
     # Fewer than 8 named: the rest are drawn at random, like the randomizer deck.
-    rest = rng.shuffled([k for k in KINGDOM if k not in chosen])
+    rest, rng.state = shuffled(rng.state, [k for k in KINGDOM if k not in chosen])  # packed (shuffle.py)
     chosen.extend(rest[: size - len(chosen)])
     return sorted(chosen, key=lambda s: (CARDS[s].cost, s))
 
