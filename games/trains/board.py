@@ -353,8 +353,9 @@ def place_station(state: State, hexname: str) -> str:
     if problem:
         raise IllegalMove(problem)
     stations = state["stations"]  # replaced, not changed: apply's copy shares it (copying.fork)
-    state["stations"] = {**stations, hexname: stations.get(hexname, 0) + 1}
+    state["stations"] = placed = {**stations, hexname: stations.get(hexname, 0) + 1}
     state["stations_left"] -= 1
+    _carry_free(state["map"], stations, placed, hexname)
     return f"station in {game_map(state).cities[hexname].name} ({hexname})"
 
 
@@ -364,11 +365,46 @@ def _city_slots(map_slug: str) -> tuple[tuple[str, int], ...]:
 
 
 def station_hexes(state: State) -> list[str]:
-    """Cities with a free slot, in map order."""
+    """Cities with a free slot, in map order (kept per stations dict, ``_FREE``)."""
     if state["stations_left"] <= 0:
         return []
     stations = state["stations"]
-    return [h for h, slots in _city_slots(state["map"]) if stations.get(h, 0) < slots]
+    map_slug = state["map"]
+    entry = _FREE.get(id(stations))
+    if entry is not None and entry[1] is stations and entry[2] == len(stations) and entry[0] == map_slug:
+        return list(entry[3])
+    free = tuple([h for h, slots in _city_slots(map_slug) if stations.get(h, 0) < slots])
+    _keep_free(map_slug, stations, free)
+    return list(free)
+
+
+def _keep_free(map_slug: str, stations: dict[str, int], free: tuple[str, ...]) -> None:
+    if len(_FREE) >= _FREE_KEPT:
+        _FREE.clear()
+    _FREE[id(stations)] = (map_slug, stations, len(stations), free)
+
+
+def _carry_free(map_slug: str, old: dict[str, int], new: dict[str, int], hexname: str) -> None:
+    """Keep for ``new`` (``old`` with one more station, on ``hexname``: place_station's new dict)
+    the station_hexes answer known for ``old``, less ``hexname`` if that city is now full. Each
+    stations dict is asked about once or twice before the next station replaces it, and the look
+    at all 20 cities was a twelfth of a listing's work."""
+    entry = _FREE.get(id(old))
+    if entry is None or entry[1] is not old or entry[2] != len(old) or entry[0] != map_slug:
+        return
+    free = entry[3]
+    if new[hexname] >= MAPS[map_slug].cities[hexname].value:
+        free = tuple([h for h in free if h != hexname])
+    _keep_free(map_slug, new, free)
+
+
+# id(stations dict) -> (map, that dict, its size, station_hexes' answer), kept as own_rails keeps
+# its answers: the engine replaces a state's stations dict rather than change it (place_station),
+# the dict is held so its id cannot be reused while the entry lives, and a dict grown or shrunk in
+# place (a test's hand-made board) is read afresh. Bounded (cleared when full): a game's states
+# share one stations dict until the next station.
+_FREE: dict[int, tuple[str, dict[str, int], int, tuple[str, ...]]] = {}
+_FREE_KEPT = 64
 
 
 def start_problem(state: State, seat: int, hexname: str) -> str:

@@ -72,6 +72,46 @@ def test_own_rails_carried_to_the_board_of_a_new_rail_are_the_plain_ones() -> No
     assert carried > 300
 
 
+def _plain_free(state: State) -> list[str]:
+    """The cities with a free station slot, in map order (station_hexes' rule)."""
+    from games.trains.content import MAPS
+
+    if state["stations_left"] <= 0:
+        return []
+    return [h for h, city in MAPS[state["map"]].cities.items() if state["stations"].get(h, 0) < city.value]
+
+
+def test_station_hexes_carried_to_the_board_of_a_new_station_are_the_plain_ones() -> None:
+    # place_station keeps the answer known for the old stations for its new dict (board._carry_free):
+    # on every move of seeded games on both maps, each answer so carried is the plain one.
+    carried = 0
+    for seed, map_name in ((0, "tokyo"), (1, "osaka"), (2, "tokyo")):
+        state = GAME.setup(["a", "b", "c", "d"], {"map": map_name}, seed)
+        picker = Rng(seed + 99)
+        while not GAME.status(state).finished:
+            seat = GAME.status(state).to_act[0]
+            assert board.station_hexes(state) == _plain_free(state)  # known for the board before
+            before = state["stations"]
+            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
+            stations = state["stations"]
+            entry = board._FREE.get(id(stations))
+            if stations is before or entry is None or entry[1] is not stations:
+                continue
+            assert board.station_hexes(state) == _plain_free(state)
+            carried += 1
+    assert carried > 50
+
+
+def test_station_hexes_of_a_dict_grown_in_place_are_read_afresh(records: list[Any]) -> None:
+    from games.trains.content import MAPS
+
+    state = dict(records[-1][0], stations=dict(records[-1][0]["stations"]), stations_left=5)
+    known = board.station_hexes(state)
+    city = next(h for h in known if h not in state["stations"])
+    state["stations"][city] = MAPS[state["map"]].cities[city].value  # the city is full now
+    assert board.station_hexes(state) == _plain_free(state) == [h for h in known if h != city]
+
+
 def test_own_rails_kept_for_many_boards_stay_right() -> None:
     # More dicts than the memo keeps: it is cleared and refilled, never mixes two boards up.
     made = [{f"E{i}": [0], f"F{i}": [1]} for i in range(3 * board._OWN_KEPT)]
