@@ -71,7 +71,7 @@ def own_rails(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
     between states, board.lay_rail and rules.kick make a new one), so one dict keeps the same
     answer, and it is asked for on most moves while a new dict comes only with a new rail. The
     size is checked too, so a dict grown or shrunk in place (a test's hand-made board) is read
-    afresh.
+    afresh. lay_rail carries the answers over to the dict it makes (``_carry_own``).
     """
     entry = _OWN.get(id(rails))
     if entry is None or entry[0] is not rails or entry[1] != len(rails):
@@ -89,6 +89,24 @@ def own_rails(rails: dict[str, list[int]], seat: int) -> tuple[str, ...]:
 # successive states share one rails dict until the next rail, so few entries are live at a time.
 _OWN: dict[int, tuple[dict[str, list[int]], int, dict[int, tuple[str, ...]]]] = {}
 _OWN_KEPT = 64
+
+
+def _carry_own(old: dict[str, list[int]], new: dict[str, list[int]], seat: int, hexname: str) -> None:
+    """Keep for ``new`` (``old`` with one more rail, ``seat``'s on ``hexname``: lay_rail's new dict)
+    the own_rails answers known for ``old``: the other seats' hexes are the same, and ``seat``'s
+    gain ``hexname`` at the end when it is a new key (the place of a key already on the board is
+    kept, so that answer is left to be read afresh). A new rail comes every few moves of a game,
+    and reading a board for each seat was a twentieth of a listing's work."""
+    entry = _OWN.get(id(old))
+    if entry is None or entry[0] is not old or entry[1] != len(old):
+        return
+    known = entry[2].copy()  # one C-level step: another thread may add to the old entry meanwhile
+    mine = known.pop(seat, None)
+    if mine is not None and hexname not in old:
+        known[seat] = (*mine, hexname)
+    if len(_OWN) >= _OWN_KEPT:
+        _OWN.clear()
+    _OWN[id(new)] = (new, len(new), known)
 
 
 def _frontier_of(gmap: GameMap, own: tuple[str, ...]) -> tuple[str, ...]:
@@ -305,7 +323,8 @@ def lay_rail(state: State, seat: int, hexname: str, waive: Iterable[str] = (), f
     # A new dict and a new list, never a change in place: apply's copy of the state shares the
     # rails dict with the old state (copying.fork), and every copy shares the seat lists.
     rails = state["rails"]
-    state["rails"] = {**rails, hexname: [*rails.get(hexname, ()), seat]}
+    state["rails"] = laid = {**rails, hexname: [*rails.get(hexname, ()), seat]}
+    _carry_own(rails, laid, seat, hexname)
     state["players"][seat]["rails_left"] -= 1
     text = f"rail on {hexname}" + (f" ({cost} money)" if cost else "")
     if waste:
@@ -334,8 +353,9 @@ def place_station(state: State, hexname: str) -> str:
     if problem:
         raise IllegalMove(problem)
     stations = state["stations"]  # replaced, not changed: apply's copy shares it (copying.fork)
-    state["stations"] = {**stations, hexname: stations.get(hexname, 0) + 1}
+    state["stations"] = placed = {**stations, hexname: stations.get(hexname, 0) + 1}
     state["stations_left"] -= 1
+    _carry_free(state["map"], stations, placed, hexname)
     return f"station in {game_map(state).cities[hexname].name} ({hexname})"
 
 
@@ -345,11 +365,46 @@ def _city_slots(map_slug: str) -> tuple[tuple[str, int], ...]:
 
 
 def station_hexes(state: State) -> list[str]:
-    """Cities with a free slot, in map order."""
+    """Cities with a free slot, in map order (kept per stations dict, ``_FREE``)."""
     if state["stations_left"] <= 0:
         return []
     stations = state["stations"]
-    return [h for h, slots in _city_slots(state["map"]) if stations.get(h, 0) < slots]
+    map_slug = state["map"]
+    entry = _FREE.get(id(stations))
+    if entry is not None and entry[1] is stations and entry[2] == len(stations) and entry[0] == map_slug:
+        return list(entry[3])
+    free = tuple([h for h, slots in _city_slots(map_slug) if stations.get(h, 0) < slots])
+    _keep_free(map_slug, stations, free)
+    return list(free)
+
+
+def _keep_free(map_slug: str, stations: dict[str, int], free: tuple[str, ...]) -> None:
+    if len(_FREE) >= _FREE_KEPT:
+        _FREE.clear()
+    _FREE[id(stations)] = (map_slug, stations, len(stations), free)
+
+
+def _carry_free(map_slug: str, old: dict[str, int], new: dict[str, int], hexname: str) -> None:
+    """Keep for ``new`` (``old`` with one more station, on ``hexname``: place_station's new dict)
+    the station_hexes answer known for ``old``, less ``hexname`` if that city is now full. Each
+    stations dict is asked about once or twice before the next station replaces it, and the look
+    at all 20 cities was a twelfth of a listing's work."""
+    entry = _FREE.get(id(old))
+    if entry is None or entry[1] is not old or entry[2] != len(old) or entry[0] != map_slug:
+        return
+    free = entry[3]
+    if new[hexname] >= MAPS[map_slug].cities[hexname].value:
+        free = tuple([h for h in free if h != hexname])
+    _keep_free(map_slug, new, free)
+
+
+# id(stations dict) -> (map, that dict, its size, station_hexes' answer), kept as own_rails keeps
+# its answers: the engine replaces a state's stations dict rather than change it (place_station),
+# the dict is held so its id cannot be reused while the entry lives, and a dict grown or shrunk in
+# place (a test's hand-made board) is read afresh. Bounded (cleared when full): a game's states
+# share one stations dict until the next station.
+_FREE: dict[int, tuple[str, dict[str, int], int, tuple[str, ...]]] = {}
+_FREE_KEPT = 64
 
 
 def start_problem(state: State, seat: int, hexname: str) -> str:

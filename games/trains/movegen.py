@@ -33,7 +33,7 @@ def legal_moves(state: State, seat: int) -> list[Move]:
     add = moves.append
     player = state["players"][seat]
     hand = player["hand"]
-    plan = _HAND_PLANS.get(tuple(hand))
+    plan = _HAND_PLANS.get(frozenset(hand))
     if plan is None:
         plan = _hand_plan(hand)
     # Rail options per waiver set, worked out once for every rail-laying card in the hand; the
@@ -123,16 +123,19 @@ _PLAY = {slug: _play_plan(card) for slug, card in CARDS.items()}
 
 def _hand_plan(hand: list[str]) -> tuple[tuple[str, int, tuple[str, ...], bool], ...]:
     """The playable cards of ``hand``, each once in name order, with its ``_play_plan``."""
-    plan = tuple((slug, *_PLAY[slug]) for slug in sorted(set(hand)) if _PLAY[slug][0] != _UNPLAYABLE)
+    cards = frozenset(hand)
+    plan = tuple((slug, *_PLAY[slug]) for slug in sorted(cards) if _PLAY[slug][0] != _UNPLAYABLE)
     if len(_HAND_PLANS) >= 4096:
         _HAND_PLANS.clear()
-    _HAND_PLANS[tuple(hand)] = plan
+    _HAND_PLANS[cards] = plan
     return plan
 
 
-# tuple(hand) -> _hand_plan: pure data (card slugs to their content), asked for on every listing,
-# while hands recur (three listings in four find theirs); bounded (cleared when full).
-_HAND_PLANS: dict[tuple[str, ...], tuple[tuple[str, int, tuple[str, ...], bool], ...]] = {}
+# The set of cards in a hand -> _hand_plan: pure data (card slugs to their content), asked for on
+# every listing. The plan reads only which cards the hand holds, not their order or copies, so
+# the set is the key: keyed by the hand as a tuple, one listing in three missed (the same cards
+# come in another order), by its set nearly none do. Bounded (cleared when full).
+_HAND_PLANS: dict[frozenset[str], tuple[tuple[str, int, tuple[str, ...], bool], ...]] = {}
 
 
 def _distinct(cards: list[str]) -> list[str]:

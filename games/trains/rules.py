@@ -57,7 +57,7 @@ def _kingdom(options: Mapping[str, Any], rng: Rng) -> list[str]:
     if len(chosen) > size:
         raise IllegalMove(f"kingdom takes at most {size} cards; got {len(chosen)}.")
     # Fewer than 8 named: the rest are drawn at random, like the randomizer deck.
-    rest = rng.shuffled([k for k in KINGDOM if k not in chosen])
+    rest, rng.state = shuffled(rng.state, [k for k in KINGDOM if k not in chosen])  # packed (shuffle.py)
     chosen.extend(rest[: size - len(chosen)])
     return sorted(chosen, key=lambda s: (CARDS[s].cost, s))
 
@@ -247,9 +247,9 @@ def _check_turn(state: State, seat: int) -> None:
 
 def apply(state: State, seat: int, move: Move) -> tuple[State, list[Event]]:
     # _check_turn's conditions at once (every move passes them); it says what is wrong otherwise.
+    # The seat to act is always one of the players, so a seat equal to it needs no range check.
     phase = state["phase"]
-    players = state["players"]
-    if phase == "over" or seat != state["current"] or not 0 <= seat < len(players) or players[seat]["resigned"]:
+    if seat != state["current"] or phase == "over" or state["players"][seat]["resigned"]:
         _check_turn(state, seat)
     verb = move.get(MOVE_KEY) if isinstance(move, dict) else None
     if verb not in VERB_NAMES:

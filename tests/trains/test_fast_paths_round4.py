@@ -49,6 +49,69 @@ def test_own_rails_of_a_dict_grown_or_shrunk_in_place_are_read_afresh(records: l
     assert board.own_rails(rails, 0) == mine == _plain_own(rails, 0)
 
 
+def test_own_rails_carried_to_the_board_of_a_new_rail_are_the_plain_ones() -> None:
+    # lay_rail keeps the answers known for the old board for its new one (board._carry_own): on
+    # every move of seeded games, every answer so carried is the seat's hexes in board order.
+    carried = 0
+    for seed in range(3):
+        state = GAME.setup(["a", "b", "c", "d"], {"map": "tokyo"}, seed)
+        picker = Rng(seed + 77)
+        while not GAME.status(state).finished:
+            seat = GAME.status(state).to_act[0]
+            for each in range(4):  # every seat's answer known for the board before the move
+                board.own_rails(state["rails"], each)
+            before = state["rails"]
+            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
+            rails = state["rails"]
+            entry = board._OWN.get(id(rails))
+            if rails is before or entry is None or entry[0] is not rails:
+                continue
+            for each, own in entry[2].items():
+                assert own == _plain_own(rails, each)
+                carried += 1
+    assert carried > 300
+
+
+def _plain_free(state: State) -> list[str]:
+    """The cities with a free station slot, in map order (station_hexes' rule)."""
+    from games.trains.content import MAPS
+
+    if state["stations_left"] <= 0:
+        return []
+    return [h for h, city in MAPS[state["map"]].cities.items() if state["stations"].get(h, 0) < city.value]
+
+
+def test_station_hexes_carried_to_the_board_of_a_new_station_are_the_plain_ones() -> None:
+    # place_station keeps the answer known for the old stations for its new dict (board._carry_free):
+    # on every move of seeded games on both maps, each answer so carried is the plain one.
+    carried = 0
+    for seed, map_name in ((0, "tokyo"), (1, "osaka"), (2, "tokyo")):
+        state = GAME.setup(["a", "b", "c", "d"], {"map": map_name}, seed)
+        picker = Rng(seed + 99)
+        while not GAME.status(state).finished:
+            seat = GAME.status(state).to_act[0]
+            assert board.station_hexes(state) == _plain_free(state)  # known for the board before
+            before = state["stations"]
+            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
+            stations = state["stations"]
+            entry = board._FREE.get(id(stations))
+            if stations is before or entry is None or entry[1] is not stations:
+                continue
+            assert board.station_hexes(state) == _plain_free(state)
+            carried += 1
+    assert carried > 50
+
+
+def test_station_hexes_of_a_dict_grown_in_place_are_read_afresh(records: list[Any]) -> None:
+    from games.trains.content import MAPS
+
+    state = dict(records[-1][0], stations=dict(records[-1][0]["stations"]), stations_left=5)
+    known = board.station_hexes(state)
+    city = next(h for h in known if h not in state["stations"])
+    state["stations"][city] = MAPS[state["map"]].cities[city].value  # the city is full now
+    assert board.station_hexes(state) == _plain_free(state) == [h for h in known if h != city]
+
+
 def test_own_rails_kept_for_many_boards_stay_right() -> None:
     # More dicts than the memo keeps: it is cleared and refilled, never mixes two boards up.
     made = [{f"E{i}": [0], f"F{i}": [1]} for i in range(3 * board._OWN_KEPT)]
@@ -189,7 +252,21 @@ def test_hand_plans_are_the_playable_cards_in_name_order(records: list[Any]) -> 
             (slug, *movegen._PLAY[slug]) for slug in sorted(set(hand)) if movegen._PLAY[slug][0] != movegen._UNPLAYABLE
         ]
         assert list(movegen._hand_plan(hand)) == plain
-        assert movegen._HAND_PLANS[tuple(hand)] == tuple(plain)
+        assert movegen._HAND_PLANS[frozenset(hand)] == tuple(plain)
+
+
+def test_a_hand_plan_kept_for_some_cards_lists_them_in_any_order_and_number(records: list[Any]) -> None:
+    from games.trains import movegen
+
+    for state, seat, _ in records[::5]:
+        hand = state["players"][seat]["hand"]
+        movegen.legal_moves(state, seat)  # keeps the plan of this hand's cards
+        for other in (hand[::-1], [*hand, *hand]):
+            players = [dict(p, hand=other) if s == seat else p for s, p in enumerate(state["players"])]
+            changed = dict(state, players=players)
+            kept = movegen.legal_moves(changed, seat)
+            movegen._HAND_PLANS.clear()
+            assert kept == movegen.legal_moves(changed, seat)  # the plan worked out afresh
 
 
 def _plain_breakdown(state: State, seat: int) -> dict[str, int]:

@@ -79,3 +79,22 @@ def test_a_draw_that_may_look_rejected_but_is_not_shuffles_as_the_plain_rng(size
             fast = shuffle.shuffled(state, items)
             assert fast == _plain(state, items)
             assert fast[1] == (state + steps * _GOLDEN) & _MASK
+
+
+def test_setup_draws_the_kingdom_and_decks_the_plain_rng_draws() -> None:
+    # setup's random kingdom cards come from the packed shuffle: the plain Rng's, and so are the
+    # starting decks shuffled after them (the Rng state carries on from the kingdom's draw).
+    from games.rng import seed_state
+    from games.trains import GAME
+    from games.trains.content import CARDS, KINGDOM, RULES
+
+    start = [slug for slug, n in RULES["starting_deck"].items() for _ in range(n)]
+    for seed in range(150):
+        chosen = list(KINGDOM[seed % 7 : seed % 7 + seed % 3])  # none, one or two named
+        rng = Rng(seed_state(seed))
+        drawn = rng.shuffled([k for k in KINGDOM if k not in chosen])[: 8 - len(chosen)]
+        kingdom = sorted([*chosen, *drawn], key=lambda s: (CARDS[s].cost, s))
+        decks = [rng.shuffled(start) for _ in range(3)]
+        state = GAME.setup(["a", "b", "c"], {"kingdom": chosen}, seed)
+        assert state["kingdom"] == kingdom
+        assert [p["deck"] + p["hand"][::-1] for p in state["players"]] == decks
