@@ -349,6 +349,7 @@ def _letter_tables(slug: str) -> tuple[int, tuple[tuple[str, tuple[int, ...], tu
 # over that numbering (a building not needing the letter has all its bits set in every entry). Five
 # letters' lookups then match every building at once, as fitting matches one.
 SPANS: dict[str, int] = {}
+OFFSETS: dict[str, int] = {}  # slug -> its first bit: (fits & SPANS[slug]) >> OFFSETS[slug] is its ``fitting``
 _JOINT_LETTERS: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
 _JOINT_ONLY_WILD: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
 _JOINT_KEYS: dict[tuple[str, ...], int] = {}  # the buildings asked about -> their bits, OR'ed
@@ -388,6 +389,7 @@ def _build_joint() -> None:
     # builds the same tables again) or complete tables.
     _JOINT_ONLY_WILD = (only_wild[0], only_wild[1])
     _JOINT_LETTERS = tuple(letters)
+    OFFSETS.update(offsets)
     SPANS.update((slug, index(slug).everything << shift) for slug, shift in offsets.items())
 
 
