@@ -421,8 +421,8 @@ def place_moves(state: State, seat: int) -> list[Move]:
     cells = town["cells"]
     if state["source"] != "free" and not flow.named_by_other(state, seat):
         # The usual case, and the hottest loop of a playout: the named resource on an empty square.
-        names = CELL_NAMES
-        return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
+        places = _PLACES
+        return [places[i].copy() for i, cell in enumerate(cells) if cell is None]
     # One pass for the empty squares and the buildings (a resource named by another player is the
     # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
     empties: list[int] = []
@@ -447,8 +447,8 @@ def place_moves(state: State, seat: int) -> list[Move]:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
     else:
-        names = CELL_NAMES
-        moves = [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
+        places = _PLACES
+        moves = [places[i].copy() for i in empties]
     if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
@@ -465,6 +465,11 @@ def place_moves(state: State, seat: int) -> list[Move]:
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
         moves.append({MOVE_KEY: "cave"})
     return moves
+
+
+# Each square's plain place move, copied for each listing: copying a small dict is cheaper than
+# building it key by key, and every listing still gets moves of its own.
+_PLACES: tuple[Move, ...] = tuple({MOVE_KEY: "place", "cell": name} for name in CELL_NAMES)
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:
