@@ -423,17 +423,19 @@ def place_moves(state: State, seat: int) -> list[Move]:
         # The usual case, and the hottest loop of a playout: the named resource on an empty square.
         places = _PLACES
         return [places[i].copy() for i, cell in enumerate(cells) if cell is None]
-    # One pass for the empty squares and the buildings (a resource named by another player is the
-    # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
-    empties: list[int] = []
+    # One pass for the plain place moves and the buildings (a resource named by another player is
+    # the common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
+    places = _PLACES
+    moves: list[Move] = []
     buildings: list[tuple[int, dict[str, Any]]] = []
     for i, cell in enumerate(cells):
         if cell is None:
-            empties.append(i)
+            moves.append(places[i].copy())
         elif "building" in cell:
             buildings.append((i, cell))
-    moves: list[Move] = []
     if state["source"] == "free":
+        moves = []
+        empties = empty_cells(cells)
         banked = bank_resources(cells)
         allowed = [r for r in RESOURCES if r not in banked] if len(banked) < len(RESOURCES) else list(RESOURCES)
         for i in empties:
@@ -442,13 +444,12 @@ def place_moves(state: State, seat: int) -> list[Move]:
     named = state["resource"]
     factory = buildings and any(cell["building"] == "factory" and cell.get("holds") == named for _, cell in buildings)
     if factory:
+        moves = []
+        empties = empty_cells(cells)
         substitutes = [r for r in RESOURCES if r != named]
         for i in empties:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
-    else:
-        places = _PLACES
-        moves = [places[i].copy() for i in empties]
     if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
@@ -460,7 +461,8 @@ def place_moves(state: State, seat: int) -> list[Move]:
                 moves.append({MOVE_KEY: "store", "cell": CELL_NAMES[i]})
             for kind in sorted(set(cell["stored"]), key=RESOURCES.index):
                 moves.extend(
-                    {MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]} for j in empties
+                    {MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]}
+                    for j in empty_cells(cells)
                 )
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
         moves.append({MOVE_KEY: "cave"})
