@@ -104,9 +104,9 @@ def town_board(cells: Sequence[Any]) -> Board:
     return board
 
 
-def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) -> None:
-    """Remember the board of ``cells``: the squares ``before`` with a cube put on square ``index``
-    (empty before), from the board of ``before`` when it is remembered."""
+def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) -> Board:
+    """Remember (and return) the board of ``cells``: the squares ``before`` with a cube put on
+    square ``index`` (empty before), from the board of ``before`` when it is remembered."""
     squares = tuple(cells)
     found = _BOARDS.get(id(before))
     if found is not None and found[1] == tuple(before):
@@ -117,6 +117,7 @@ def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) ->
     else:
         board = board_of_cells(squares)
     _remember(cells, squares, board)
+    return board
 
 
 def _remember(cells: Sequence[Any], squares: tuple[Any, ...], board: Board) -> None:

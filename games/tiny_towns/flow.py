@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import Event, Standing, State, Status
 from games.rng import Rng
-from games.tiny_towns.bitboard import SPANS, could_fit_any_counts, counts_of, joint_fits, town_board
+from games.tiny_towns.bitboard import SPANS, Board, could_fit_any_counts, counts_of, joint_fits, town_board
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
@@ -139,7 +139,7 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
         events.append({"private": {"seat": seat, "text": text}})
 
 
-def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
+def maybe_auto_done(state: State, seat: int, events: list[Event], board: Board | None = None) -> None:
     """A player who has placed and has no possible build left is done automatically (the
     reference's readiness rule 8), their secret monument included.
 
@@ -155,7 +155,8 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
         return
     if town.get("pending_claims") and None in town["cells"]:
         return
-    board = town_board(town["cells"])  # read once for the questions below (and remembered)
+    if board is None:  # (the place handler passes the board it just worked out for the squares)
+        board = town_board(town["cells"])  # read once for the questions below (and remembered)
     monument = town.get("monument") if not town.get("monument_built") else None
     # The public buildings and the kept monument matched at once (bitboard.joint_fits).
     slugs = state["buildings"]

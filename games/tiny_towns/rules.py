@@ -197,13 +197,14 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
             )
         resource = wanted
     content = town["cells"][cell]
+    board = None
     if content is None:
         # The list of squares is copied here rather than by apply (copying.fork_town): the board
         # of the list before is usually remembered, and the readiness check below reads it plus one.
         before = town["cells"]
         town["cells"] = cells = before.copy()
         cells[cell] = {"resource": resource}
-        board_after_cube(before, cells, cell)
+        board = board_after_cube(before, cells, cell)
         events.append({"text": f"{_name(state, seat)} places {resource} on {CELL_NAMES[cell]}."})
     elif (
         content.get("building") == "cottage"
@@ -227,7 +228,7 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
         free = ", ".join(CELL_NAMES[i] for i in empty_cells(town["cells"])) or "none"
         raise IllegalMove(f"{CELL_NAMES[cell]} already holds {describe(content)}. Empty squares: {free}.")
     town["placed"] = True
-    flow.maybe_auto_done(state, seat, events)
+    flow.maybe_auto_done(state, seat, events, board)
 
 
 def _store(state: State, seat: int, move: Move, events: list[Event]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.tiny_towns.bitboard import SPANS, Board, board_of_marks, fitting, joint_fits, warm
+from games.tiny_towns.bitboard import SPANS, Board, board_after_cube, board_of_marks, fitting, joint_fits, warm
 from games.tiny_towns.content import CATALOGUE
 from games.tiny_towns.town import letters
 from tests.tiny_towns.helpers import seeded_states
@@ -68,3 +68,20 @@ def test_an_all_trading_post_pattern_does_not_fit() -> None:
     assert joint_fits(("cottage",), board_of_marks(marks)) == 0
     marks[1] = "H"
     assert _check(("cottage", "well"), board_of_marks(marks))
+
+
+def test_board_after_cube_returns_the_board_of_the_squares() -> None:
+    # The place handler hands the board board_after_cube returns to the readiness check: it must be
+    # the board of the squares after the cube, on every placement of seeded games.
+    placements = 0
+    for players, options, seed in GAMES:
+        states = seeded_states(players, options, seed)
+        for old, new in zip(states, states[1:], strict=False):
+            for town_before, town_after in zip(old["towns"], new["towns"], strict=True):
+                before, after = town_before["cells"], town_after["cells"]
+                added = [i for i in range(16) if before[i] is None and after[i] is not None]
+                if len(added) == 1 and all(before[i] is after[i] for i in range(16) if i != added[0]):
+                    board = board_after_cube(before, after, added[0])
+                    assert board == board_of_marks(letters(after))
+                    placements += 1
+    assert placements > 200
