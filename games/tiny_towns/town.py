@@ -70,7 +70,9 @@ def has_built(town: Town, monument: str) -> bool:
 
 # Only Factories and Banks have "holds": a cube or an empty square fails the first test.
 def bank_resources(cells: list[Any]) -> set[str]:
-    return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "bank"}
+    # ("in" before any method call: the Master Builder's listing and announce ask this of squares
+    # that are mostly empty or cubes)
+    return {c["holds"] for c in cells if c is not None and "holds" in c and c["holds"] and c.get("building") == "bank"}
 
 
 def factory_resources(cells: list[Any]) -> set[str]:

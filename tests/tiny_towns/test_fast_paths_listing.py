@@ -115,3 +115,24 @@ def test_place_moves_with_reacting_buildings_are_the_plain_listing() -> None:
             for seat in range(3):
                 state = with_town(base, seat, text, monument=monument)
                 assert rules.place_moves(state, seat) == _plain_place_moves(state, seat), (text, seat)
+
+
+def test_bank_resources_is_the_plain_definition() -> None:
+    # The Master Builder's listing and announce ask it: squares tested with "in" before any lookup.
+    def plain(cells: list[Any]) -> set[str]:
+        return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "bank"}
+
+    base = at_place_phase(game(players=2, buildings="farm,well,chapel,tavern,theater,bank", seed=4))
+    towns = [
+        with_town(base, 0, text)["towns"][0]["cells"]
+        for text in (
+            "bank:wood bank:stone W . / . . . . / . . . . / . . . .",
+            "factory:wood bank:glass . . / . . . . / . . . . / . . . .",
+            "bank cottage W H / . . . . / . . . . / . . . .",  # a Bank holding nothing yet
+        )
+    ]
+    assert [bank_resources(cells) for cells in towns] == [{"wood", "stone"}, {"glass"}, set()]
+    for players, options, seed in GAMES:
+        for state in seeded_states(players, options, seed)[::5]:
+            towns.extend(town["cells"] for town in state["towns"])
+    assert all(bank_resources(cells) == plain(cells) for cells in towns)
