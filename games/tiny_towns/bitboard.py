@@ -104,9 +104,9 @@ def town_board(cells: Sequence[Any]) -> Board:
     return board
 
 
-def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) -> None:
-    """Remember the board of ``cells``: the squares ``before`` with a cube put on square ``index``
-    (empty before), from the board of ``before`` when it is remembered."""
+def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) -> Board:
+    """Remember (and return) the board of ``cells``: the squares ``before`` with a cube put on
+    square ``index`` (empty before), from the board of ``before`` when it is remembered."""
     squares = tuple(cells)
     found = _BOARDS.get(id(before))
     if found is not None and found[1] == tuple(before):
@@ -117,6 +117,7 @@ def board_after_cube(before: Sequence[Any], cells: Sequence[Any], index: int) ->
     else:
         board = board_of_cells(squares)
     _remember(cells, squares, board)
+    return board
 
 
 def _remember(cells: Sequence[Any], squares: tuple[Any, ...], board: Board) -> None:
@@ -203,6 +204,8 @@ def warm() -> None:
     """Build every building's tables now (a long-lived worker pays this once, up front)."""
     for slug in CATALOGUE:
         index(slug)
+    if not SPANS:
+        _build_joint()
 
 
 _NEEDS_ITEMS: dict[str, tuple[tuple[str, int], ...]] = {slug: tuple(NEEDS[slug].items()) for slug in NEEDS}
@@ -337,6 +340,90 @@ def _letter_tables(slug: str) -> tuple[int, tuple[tuple[str, tuple[int, ...], tu
     pattern = index(slug)
     found = _LETTER_TABLES[slug] = (pattern.everything, pattern.letters)
     return found
+
+
+# ---------------------------------------------------------------- every building at once
+# The readiness check after a placement asks whether any of the seven buildings in play, or the
+# player's unbuilt monument, fits; matched one by one that was the hottest loop of a playout. Here
+# every placement of every building gets one bit in a single numbering (building after building, in
+# CATALOGUE order: SPANS[slug] holds its bits), and each letter has a low-byte and a high-byte table
+# over that numbering (a building not needing the letter has all its bits set in every entry). Five
+# letters' lookups then match every building at once, as fitting matches one.
+SPANS: dict[str, int] = {}
+OFFSETS: dict[str, int] = {}  # slug -> its first bit: (fits & SPANS[slug]) >> OFFSETS[slug] is its ``fitting``
+_JOINT_LETTERS: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
+_JOINT_ONLY_WILD: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+_JOINT_KEYS: dict[tuple[str, ...], int] = {}  # the buildings asked about -> their bits, OR'ed
+# The letters in the order that leaves no placement soonest, on average over random 4-player games
+# (4.2 letters looked up per readiness check, against 4.6 in LETTERS order; same answer in any order).
+_JOINT_ORDER = ("W", "G", "S", "B", "H")
+
+
+def _build_joint() -> None:
+    """Fill SPANS and the joint tables (once per process: from every building's own tables)."""
+    global _JOINT_LETTERS, _JOINT_ONLY_WILD
+    offsets: dict[str, int] = {}
+    offset = 0
+    for slug in CATALOGUE:
+        offsets[slug] = offset
+        offset += len(PLACEMENTS[slug])
+    letters = []
+    for letter in _JOINT_ORDER:
+        halves = []
+        for half in (0, 1):
+            table = [0] * _BYTE
+            for slug, shift in offsets.items():
+                pattern = index(slug)
+                own = {entry[0]: (entry[1], entry[2]) for entry in pattern.letters}.get(letter)
+                values = own[half] if own is not None else (pattern.everything,) * _BYTE
+                table = [a | b << shift for a, b in zip(table, values, strict=True)]
+            halves.append(tuple(table))
+        letters.append((letter, halves[0], halves[1]))
+    only_wild = []
+    for half in (0, 1):
+        table = [0] * _BYTE
+        for slug, shift in offsets.items():
+            values = index(slug).only_wild[half]
+            table = [a | b << shift for a, b in zip(table, values, strict=True)]
+        only_wild.append(tuple(table))
+    # SPANS last (joint_fits builds when it is empty): another thread sees either no SPANS (and
+    # builds the same tables again) or complete tables.
+    _JOINT_ONLY_WILD = (only_wild[0], only_wild[1])
+    _JOINT_LETTERS = tuple(letters)
+    OFFSETS.update(offsets)
+    SPANS.update((slug, index(slug).everything << shift) for slug, shift in offsets.items())
+
+
+def joint_fits(slugs: tuple[str, ...], board: Board) -> int:
+    """The placements of the buildings ``slugs`` that fit ``board``, in the joint numbering above:
+    ``slug`` fits when ``fits & SPANS[slug]`` (the answer of ``fitting`` for each, at once)."""
+    fits = _JOINT_KEYS.get(slugs)
+    if fits is None:
+        fits = _joint_key(slugs)
+    cubes = board.cubes
+    wild = board.wild
+    # Left to right: ANDed with the buildings asked about first, the numbers stay as short as them.
+    for letter, low, high in _JOINT_LETTERS:
+        cover = cubes[letter] | wild
+        fits = fits & low[cover & 0xFF] & high[cover >> 8]
+        if not fits:
+            return 0
+    if wild:
+        low, high = _JOINT_ONLY_WILD
+        fits &= ~(low[wild & 0xFF] & high[wild >> 8])
+    return fits
+
+
+def _joint_key(slugs: tuple[str, ...]) -> int:
+    if not SPANS:
+        _build_joint()
+    bits = 0
+    for slug in slugs:
+        bits |= SPANS[slug]
+    if len(_JOINT_KEYS) >= 1024:  # a few lists per game (buildings in play, plus each monument)
+        _JOINT_KEYS.clear()
+    _JOINT_KEYS[slugs] = bits
+    return bits
 
 
 def fitting_sets(slugs: Sequence[str], board: Board) -> Iterator[tuple[str, int]]:

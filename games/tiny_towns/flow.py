@@ -6,7 +6,7 @@ from typing import Any
 
 from games.base import Event, Standing, State, Status
 from games.rng import Rng
-from games.tiny_towns.bitboard import could_fit_any_counts, counts_of, fitting, fitting_slugs, town_board
+from games.tiny_towns.bitboard import SPANS, Board, could_fit_any_counts, counts_of, joint_fits, town_board
 from games.tiny_towns.content import CATALOGUE, RULES
 from games.tiny_towns.copying import own_all_towns
 from games.tiny_towns.scoring import standings
@@ -139,7 +139,7 @@ def mark_done(state: State, seat: int, events: list[Event], auto: bool) -> None:
         events.append({"private": {"seat": seat, "text": text}})
 
 
-def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
+def maybe_auto_done(state: State, seat: int, events: list[Event], board: Board | None = None) -> None:
     """A player who has placed and has no possible build left is done automatically (the
     reference's readiness rule 8), their secret monument included.
 
@@ -155,18 +155,23 @@ def maybe_auto_done(state: State, seat: int, events: list[Event]) -> None:
         return
     if town.get("pending_claims") and None in town["cells"]:
         return
-    board = town_board(town["cells"])  # read once for the questions below (and remembered)
+    if board is None:  # (the place handler passes the board it just worked out for the squares)
+        board = town_board(town["cells"])  # read once for the questions below (and remembered)
+    monument = town.get("monument") if not town.get("monument_built") else None
+    # The public buildings and the kept monument matched at once (bitboard.joint_fits).
+    slugs = state["buildings"]
+    fits = joint_fits((*slugs, monument) if monument else tuple(slugs), board)
     # town.has_any_build(state, seat, "public", board) inlined: pattern first, it rules out most.
-    for slug in fitting_slugs(state["buildings"], board):
-        # (with_choices inlined: only a Bank can have no choice, when every resource is banked)
-        if _ABILITY.get(slug) != "bank" or with_choices(state, seat, slug):
-            return
+    if fits:
+        for slug in slugs:
+            # (with_choices inlined: only a Bank can have no choice, when every resource is banked)
+            if fits & SPANS[slug] and (_ABILITY.get(slug) != "bank" or with_choices(state, seat, slug)):
+                return
     # (possible_monuments' first test inlined: no kept monument, or a built one, and nothing is secret)
-    possible = possible_monuments(state, seat) if town.get("monument") and not town.get("monument_built") else ()
-    if possible:  # an unbuilt secret monument decides
+    possible = possible_monuments(state, seat) if monument else ()
+    if monument and possible:  # an unbuilt secret monument decides
         # (town.monument_fits inlined: possible_monuments is not empty only for a kept, unbuilt one)
-        slug = town["monument"]
-        if fitting(slug, board) and with_choices(state, seat, slug):
+        if fits & SPANS[monument] and with_choices(state, seat, monument):
             events.append({"irreversible": True})
             return
         # (town.might_fit_a_monument, with the list above) it might have fitted: not fitting says which it is not

@@ -197,13 +197,14 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
             )
         resource = wanted
     content = town["cells"][cell]
+    board = None
     if content is None:
         # The list of squares is copied here rather than by apply (copying.fork_town): the board
         # of the list before is usually remembered, and the readiness check below reads it plus one.
         before = town["cells"]
         town["cells"] = cells = before.copy()
         cells[cell] = {"resource": resource}
-        board_after_cube(before, cells, cell)
+        board = board_after_cube(before, cells, cell)
         events.append({"text": f"{_name(state, seat)} places {resource} on {CELL_NAMES[cell]}."})
     elif (
         content.get("building") == "cottage"
@@ -227,7 +228,7 @@ def _place(state: State, seat: int, move: Move, events: list[Event]) -> None:
         free = ", ".join(CELL_NAMES[i] for i in empty_cells(town["cells"])) or "none"
         raise IllegalMove(f"{CELL_NAMES[cell]} already holds {describe(content)}. Empty squares: {free}.")
     town["placed"] = True
-    flow.maybe_auto_done(state, seat, events)
+    flow.maybe_auto_done(state, seat, events, board)
 
 
 def _store(state: State, seat: int, move: Move, events: list[Event]) -> None:
@@ -421,19 +422,21 @@ def place_moves(state: State, seat: int) -> list[Move]:
     cells = town["cells"]
     if state["source"] != "free" and not flow.named_by_other(state, seat):
         # The usual case, and the hottest loop of a playout: the named resource on an empty square.
-        names = CELL_NAMES
-        return [{MOVE_KEY: "place", "cell": names[i]} for i, cell in enumerate(cells) if cell is None]
-    # One pass for the empty squares and the buildings (a resource named by another player is the
-    # common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
-    empties: list[int] = []
+        places = _PLACES
+        return [places[i].copy() for i, cell in enumerate(cells) if cell is None]
+    # One pass for the plain place moves and the buildings (a resource named by another player is
+    # the common case in a game of 3 or more: Factories, Warehouses and the Statue react to it).
+    places = _PLACES
+    moves: list[Move] = []
     buildings: list[tuple[int, dict[str, Any]]] = []
     for i, cell in enumerate(cells):
         if cell is None:
-            empties.append(i)
+            moves.append(places[i].copy())
         elif "building" in cell:
             buildings.append((i, cell))
-    moves: list[Move] = []
     if state["source"] == "free":
+        moves = []
+        empties = empty_cells(cells)
         banked = bank_resources(cells)
         allowed = [r for r in RESOURCES if r not in banked] if len(banked) < len(RESOURCES) else list(RESOURCES)
         for i in empties:
@@ -442,13 +445,12 @@ def place_moves(state: State, seat: int) -> list[Move]:
     named = state["resource"]
     factory = buildings and any(cell["building"] == "factory" and cell.get("holds") == named for _, cell in buildings)
     if factory:
+        moves = []
+        empties = empty_cells(cells)
         substitutes = [r for r in RESOURCES if r != named]
         for i in empties:
             moves.append({MOVE_KEY: "place", "cell": CELL_NAMES[i]})
             moves.extend({MOVE_KEY: "place", "cell": CELL_NAMES[i], "resource": r} for r in substitutes)
-    else:
-        names = CELL_NAMES
-        moves = [{MOVE_KEY: "place", "cell": names[i]} for i in empties]
     if buildings and has_built(town, "statue-of-the-bondmaker"):
         for i, cell in buildings:
             if cell["building"] == "cottage" and not cell.get("bond"):
@@ -460,11 +462,17 @@ def place_moves(state: State, seat: int) -> list[Move]:
                 moves.append({MOVE_KEY: "store", "cell": CELL_NAMES[i]})
             for kind in sorted(set(cell["stored"]), key=RESOURCES.index):
                 moves.extend(
-                    {MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]} for j in empties
+                    {MOVE_KEY: "store", "cell": CELL_NAMES[i], "swap": kind, "to": CELL_NAMES[j]}
+                    for j in empty_cells(cells)
                 )
     if state["cave_rule"] and state["source"] in ("master", "mayor") and town["cave_used"] < RULES["cave"]["max_uses"]:
         moves.append({MOVE_KEY: "cave"})
     return moves
+
+
+# Each square's plain place move, copied for each listing: copying a small dict is cheaper than
+# building it key by key, and every listing still gets moves of its own.
+_PLACES: tuple[Move, ...] = tuple({MOVE_KEY: "place", "cell": name} for name in CELL_NAMES)
 
 
 def legal_moves(state: State, seat: int) -> list[Move]:

@@ -8,6 +8,8 @@ from typing import Any, Literal
 
 from games.base import State
 from games.tiny_towns.bitboard import (
+    OFFSETS,
+    SPANS,
     Board,
     board_of_cells,
     board_of_marks,
@@ -15,8 +17,8 @@ from games.tiny_towns.bitboard import (
     fits_anywhere,
     fits_at,
     fitting_masks,
-    fitting_sets,
     fitting_slugs,
+    joint_fits,
     masks_of,
     town_board,
 )
@@ -68,7 +70,9 @@ def has_built(town: Town, monument: str) -> bool:
 
 # Only Factories and Banks have "holds": a cube or an empty square fails the first test.
 def bank_resources(cells: list[Any]) -> set[str]:
-    return {c["holds"] for c in cells if c and c.get("holds") and c.get("building") == "bank"}
+    # ("in" before any method call: the Master Builder's listing and announce ask this of squares
+    # that are mostly empty or cubes)
+    return {c["holds"] for c in cells if c is not None and "holds" in c and c["holds"] and c.get("building") == "bank"}
 
 
 def factory_resources(cells: list[Any]) -> set[str]:
@@ -240,9 +244,17 @@ def iter_builds(state: State, seat: int) -> Iterator[tuple[str, int, list[int], 
     wild = board.wild  # Trading Posts: the squares a build does not free (at_choices' '*')
     empties: set[int] | None = None
     round_no = state["round"]
-    # Each fitting building's placements come as one bitset (matched once); at_choices inlined, with
-    # what does not depend on the squares (may it go anywhere, the empty squares) read once.
-    for slug, fits in fitting_sets(available_buildings(state, seat), board):
+    # Every building matched at once (bitboard.joint_fits, as the readiness check just did), each
+    # one's placements then read from its bits; at_choices inlined, with what does not depend on
+    # the squares (may it go anywhere, the empty squares) read once.
+    slugs = available_buildings(state, seat)
+    every = joint_fits(tuple(slugs), board)
+    if not every:
+        return
+    for slug in slugs:
+        fits = (every & SPANS[slug]) >> OFFSETS[slug]
+        if not fits:
+            continue
         withs = with_choices(state, seat, slug)
         if not withs:
             continue
