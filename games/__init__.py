@@ -86,6 +86,13 @@ def manifests() -> list[GameManifest]:
     return [get_manifest(slug) for slug in available_slugs()]
 
 
+def warm_engines() -> None:
+    """Build every registered engine's lookup tables (``GameSpec.warm``) in this process."""
+    for manifest in manifests():
+        if manifest.spec.warm is not None:
+            manifest.spec.warm()
+
+
 def game_for_group(group: str) -> GameSpec | None:
     """The engine whose slash-command group is ``group`` (``tt`` → Tiny Towns)."""
     for manifest in manifests():

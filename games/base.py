@@ -164,6 +164,9 @@ class GameSpec:
     # Optional: a finished game's statistics (its map, what each seat built or bought) for
     # /game stats. Without it only scores, wins and titles are counted.
     stats: Callable[[State], PlayStats] | None = None
+    # Optional: build the engine's lookup tables now. A long-lived host calls it once at start-up (off
+    # the event loop), so the first move of the game does not pay for them while players wait.
+    warm: Callable[[], None] | None = None
 
     def verb(self, name: str) -> Verb | None:
         return next((verb for verb in self.verbs if verb.name == name), None)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from games.base import MOVE_KEY, GameManifest, GameSpec, GameType
-from games.tiny_towns import ai, notation, rules, scoring, view
+from games.tiny_towns import ai, bitboard, notation, rules, scoring, view
 from games.tiny_towns.help import RULES_HELP
 from games.tiny_towns.setup import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, RULES_VERSION, SLUG
 
@@ -34,6 +34,7 @@ GAME = GameSpec(
     # A moderator's /mod skip plays the least harmful legal move (never the bot's strategy).
     skip_move=rules.skip_move,
     kick=rules.kick,
+    warm=bitboard.warm,  # the joint placement tables: about 0.2 s, once per process
     quick_start=(
         "Every round one resource is named (`/tt announce wood`) and everyone places it in their 4x4 town: "
         "`/tt place B2`. Build when a pattern is complete: `/tt build cottage A1 A2 B2`, then `/tt done` (or "

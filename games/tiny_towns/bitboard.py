@@ -391,7 +391,9 @@ def _build_joint() -> None:
     _JOINT_ONLY_WILD = (only_wild[0], only_wild[1])
     _JOINT_LETTERS = tuple(letters)
     OFFSETS.update(offsets)
-    SPANS.update((slug, index(slug).everything << shift) for slug, shift in offsets.items())
+    # One update from a finished dict (a single C call under the GIL): filled from a generator,
+    # another thread could see some buildings' spans and not the others.
+    SPANS.update({slug: index(slug).everything << shift for slug, shift in offsets.items()})
 
 
 def joint_fits(slugs: tuple[str, ...], board: Board) -> int:

@@ -85,3 +85,21 @@ def test_board_after_cube_returns_the_board_of_the_squares() -> None:
                     assert board == board_of_marks(letters(after))
                     placements += 1
     assert placements > 200
+
+
+def test_the_host_warms_the_joint_tables_through_the_game_spec() -> None:
+    """The bot builds them at start-up (games.warm_engines, from its setup_hook), in a thread, so the
+    first move after a restart, which settles on the event loop, does not pay for them. Emptied
+    first, they come back whole: every building's span."""
+    import games
+    from games.tiny_towns import GAME, bitboard
+    from games.tiny_towns.content import CATALOGUE
+
+    assert GAME.warm is bitboard.warm
+    saved = dict(SPANS)
+    SPANS.clear()
+    try:
+        games.warm_engines()
+        assert set(SPANS) == set(CATALOGUE) and saved == SPANS
+    finally:
+        SPANS.update(saved)
