@@ -50,7 +50,8 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 # Rollouts on the sampled orders too (before the deck is known) scored 21.6 on seeds 0-39: a guessed
 # order misleads a play to the end; rollouts there too, by pattern gain alone (no evaluation), 19.8.
 # A rollout from every town of the beam (the best blend) scored 24.35 on seeds 0-39 but 22.3 on seeds
-# 40-79 (the best town's alone: 22.5), so one rollout; a share of 0.8 scored 23.4 on seeds 0-39.
+# 40-79 (the best town's alone: 22.5), so one rollout; a share of 0.8 scored 23.4 on seeds 0-39, and
+# 6 candidates once the deck is known (instead of 4) 23.15.
 _ROLLOUT_SHARE = 0.5  # of the rollout's final score in a planned value (the rest: the evaluation)
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
 _KNOWN_CANDIDATES = _CANDIDATES
