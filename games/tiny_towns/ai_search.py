@@ -121,6 +121,10 @@ class Search:
             self._scores[key] = (total, unfed)
         return self._scores[key]
 
+    def final_score(self, cells: Cells) -> float:
+        """The score if the game ended now (cubes and empty squares at -1 each)."""
+        return self.points(cells)[0] - sum(1 for t in cells if len(t) <= 1)
+
     def evaluate(self, cells: Cells) -> float:
         return self.analyse(cells)[0]
 

@@ -122,3 +122,27 @@ def test_a_deeper_plan_search_sees_a_card_further_away() -> None:
     deep = (6, 4, 2)
     far = [ai_solo_plan.planned(search, cells, shown, list(order), set(), deep) for order in (late_wheat, no_wheat)]
     assert far[0] > far[1]
+
+
+def test_a_rollout_plays_to_the_end_of_the_game_and_returns_the_final_score() -> None:
+    """Fifteen Taverns and one empty square: the rollout places one cube (no pattern can use it),
+    the town is full and the final score is the Taverns' 20 less the stray cube; one card moved
+    from the top of the deck it was handed to the face-up row."""
+    state = GAME.setup(["ann"], FIRST_GAME, 2)
+    search = Search(state, 0)
+    cells = ("",) + ("tavern",) * 15
+    deck = ["H", "W", "S"]
+    assert ai_solo_plan.rollout(search, cells, ("B", "G", "W"), deck, set()) == 20 - 1
+    assert len(deck) == 3 and deck[:2] == ["W", "S"]
+
+
+def test_a_planned_value_can_be_the_score_a_rollout_reaches() -> None:
+    """With the rollout's whole share, the planned value of an empty town is a final score (a whole
+    number, unlike the evaluation's), and it differs from the evaluation's plan."""
+    state = GAME.setup(["ann"], FIRST_GAME, 2)
+    search = Search(state, 0)
+    order = ["H", "W", "S", "B", "G", "W", "S", "B", "G", "S", "B", "G"]
+    cells = ("",) * 16
+    final = ai_solo_plan.planned(search, cells, ("W", "H", "B"), list(order), set(), None, 1.0)
+    judged = ai_solo_plan.planned(search, cells, ("W", "H", "B"), list(order), set(), None, 0.0)
+    assert final == int(final) and final != judged
