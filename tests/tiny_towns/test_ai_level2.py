@@ -100,3 +100,20 @@ def test_level_two_search_sees_a_complete_pattern_and_builds_it() -> None:
     assert [p.slug for p in analysis.complete] == ["tavern"]
     value, built = search.after_builds(town)
     assert built.count("tavern") == 1 and value > analysis.value
+
+
+def test_level_two_wins_four_player_games_against_level_one() -> None:
+    """With three level-1 bots at the table (the level-2 seat moving round the table), level 2's
+    wider search (ai_search._MULTI_TOP, _MULTI_WIDTH: 12 and 12) wins outright on these seeds (26
+    against at most 18, and 21 against at most 19). With 4 and 4, the solo sizes, seed 7 is lost:
+    11 against 22."""
+    for seed in (1, 7):
+        state = GAME.setup(["ann", "bob", "cat", "dan"], FIRST_GAME, seed)
+        levels = [1, 1, 1, 1]
+        levels[seed % 4] = 2
+        while not GAME.status(state).finished:
+            seat = GAME.status(state).to_act[0]
+            state, _ = GAME.apply(state, seat, GAME.bot_move(state, seat, levels[seat]))
+        scores = {row["seat"]: row["score"] for row in GAME.standings(state)}
+        mine = scores.pop(seed % 4)
+        assert mine > max(scores.values()), (seed, mine, scores)
