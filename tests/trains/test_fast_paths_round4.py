@@ -17,7 +17,7 @@ from games.base import MOVE_KEY, IllegalMove, State
 from games.rng import Rng
 from games.trains import GAME, board, effects, rules
 from games.trains.copying import clone
-from tests.trains.played import sample
+from tests.trains.played import played, sample
 
 
 @pytest.fixture(scope="module")
@@ -53,22 +53,16 @@ def test_own_rails_carried_to_the_board_of_a_new_rail_are_the_plain_ones() -> No
     # lay_rail keeps the answers known for the old board for its new one (board._carry_own): on
     # every move of seeded games, every answer so carried is the seat's hexes in board order.
     carried = 0
-    for seed in range(3):
-        state = GAME.setup(["a", "b", "c", "d"], {"map": "tokyo"}, seed)
-        picker = Rng(seed + 77)
-        while not GAME.status(state).finished:
-            seat = GAME.status(state).to_act[0]
-            for each in range(4):  # every seat's answer known for the board before the move
-                board.own_rails(state["rails"], each)
-            before = state["rails"]
-            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
-            rails = state["rails"]
-            entry = board._OWN.get(id(rails))
-            if rails is before or entry is None or entry[0] is not rails:
-                continue
-            for each, own in entry[2].items():
-                assert own == _plain_own(rails, each)
-                carried += 1
+    for state, seat, move in played("tokyo", 4, range(3), 77):
+        for each in range(4):  # every seat's answer known for the board before the move
+            board.own_rails(state["rails"], each)
+        rails = GAME.apply(state, seat, move)[0]["rails"]
+        entry = board._OWN.get(id(rails))
+        if rails is state["rails"] or entry is None or entry[0] is not rails:
+            continue
+        for each, own in entry[2].items():
+            assert own == _plain_own(rails, each)
+            carried += 1
     assert carried > 300
 
 
@@ -85,20 +79,18 @@ def test_station_hexes_carried_to_the_board_of_a_new_station_are_the_plain_ones(
     # place_station keeps the answer known for the old stations for its new dict (board._carry_free):
     # on every move of seeded games on both maps, each answer so carried is the plain one.
     carried = 0
-    for seed, map_name in ((0, "tokyo"), (1, "osaka"), (2, "tokyo")):
-        state = GAME.setup(["a", "b", "c", "d"], {"map": map_name}, seed)
-        picker = Rng(seed + 99)
-        while not GAME.status(state).finished:
-            seat = GAME.status(state).to_act[0]
-            assert board.station_hexes(state) == _plain_free(state)  # known for the board before
-            before = state["stations"]
-            state, _ = GAME.apply(state, seat, picker.choice(GAME.legal_moves(state, seat)))
-            stations = state["stations"]
-            entry = board._FREE.get(id(stations))
-            if stations is before or entry is None or entry[1] is not stations:
-                continue
-            assert board.station_hexes(state) == _plain_free(state)
-            carried += 1
+    games = (
+        played("tokyo", 4, range(0, 1), 99) + played("osaka", 4, range(1, 2), 99) + played("tokyo", 4, range(2, 3), 99)
+    )
+    for state, seat, move in games:
+        assert board.station_hexes(state) == _plain_free(state)  # known for the board before
+        after = GAME.apply(state, seat, move)[0]
+        stations = after["stations"]
+        entry = board._FREE.get(id(stations))
+        if stations is state["stations"] or entry is None or entry[1] is not stations:
+            continue
+        assert board.station_hexes(after) == _plain_free(after)
+        carried += 1
     assert carried > 50
 
 
