@@ -146,3 +146,23 @@ def test_a_planned_value_can_be_the_score_a_rollout_reaches() -> None:
     final = ai_solo_plan.planned(search, cells, ("W", "H", "B"), list(order), set(), None, 1.0)
     judged = ai_solo_plan.planned(search, cells, ("W", "H", "B"), list(order), set(), None, 0.0)
     assert final == int(final) and final != judged
+
+
+def test_once_the_deck_is_known_the_rollout_changes_what_the_bot_does(monkeypatch: Any) -> None:
+    """After 12 picks the planned values blend in a rollout's final score (_ROLLOUT_SHARE); in a
+    seeded solo game some of the bot's later decisions are not those it makes without it, and
+    none before the deck is known are affected."""
+    state = GAME.setup(["ann"], FIRST_GAME, 3)
+    changed = unchanged_early = 0
+    while not GAME.status(state).finished:
+        move = GAME.bot_move(state, 0, 2)
+        with monkeypatch.context() as patched:
+            patched.setattr(ai_solo_plan, "_ROLLOUT_SHARE", 0.0)
+            without = GAME.bot_move(state, 0, 2)
+        if ai_solo_plan.solo_deck(state).unseen:
+            assert without == move
+            unchanged_early += 1
+        elif without != move:
+            changed += 1
+        state, _ = GAME.apply(state, 0, move)
+    assert changed > 0 and unchanged_early > 20
