@@ -47,15 +47,14 @@ _SOLO_DEAD = _DEAD
 _SOLO_EMPTY = _EMPTY
 _SOLO_UNFED_HOPE = _UNFED_HOPE
 _SOLO_BONUS: dict[str, float] = {}
-_TOP = 4  # first-level candidates that get the depth-2 look-ahead (solo)
-_WIDTH = 4  # placements searched per resource offer at depth 2 (solo)
-# With other players a decision has far more time to spare (0.1 s CPU p99 at 4 and 4) and a wider
-# search pays. Seeded 4-player games against three level-1 bots, seeds 0-47: 12 and 12 won 82% (24.2
-# points against 16.9), 8 and 8 62% (22.6), 4 and 4 62% (20.9); seeds 48-143: 12 and 12 won 69% (24.1
-# against 16.9). Decision p99 0.6-0.7 s CPU on a loaded machine. Solo keeps 4 and 4: its pick is
-# planned by ai_solo_plan, and its own sizes were tuned there.
-_MULTI_TOP = 12
-_MULTI_WIDTH = 12
+# Search sizes (bot tuning, not rules): a decision has far more time to spare (0.1 s CPU p99 at 4 and
+# 4, against 2 s allowed) and a wider search pays. Seeded 4-player games against three level-1 bots,
+# seeds 0-47: 12 and 12 won 82% (24.2 points against 16.9), 8 and 8 62% (22.6), 4 and 4 62% (20.9);
+# seeds 48-143: 12 and 12 won 69% (24.1 against 16.9). Solo (the placements before the deck is known;
+# ai_solo_plan plans the picks): 12 and 12 scored 24.9 on seeds 0-39 and 23.4 on seeds 40-79, against
+# 23.55 and 22.5 at 4 and 4; 20 and 20 scored 24.1 on seeds 0-39. Decision p99 0.2-0.7 s CPU.
+_TOP = 12  # first-level candidates that get the depth-2 look-ahead
+_WIDTH = 12  # placements searched per resource offer at depth 2
 
 
 class Analysis(NamedTuple):
@@ -76,7 +75,6 @@ class Search:
             kinds.append(self.monument)
         solo = state["variant"] == "solo"
         self.dead, self.empty = (_SOLO_DEAD, _SOLO_EMPTY) if solo else (_DEAD, _EMPTY)
-        self.top, self.width = (_TOP, _WIDTH) if solo else (_MULTI_TOP, _MULTI_WIDTH)
         self.unfed_hope = _SOLO_UNFED_HOPE if solo else _UNFED_HOPE
         bonus = _SOLO_BONUS if solo else _BONUS
         counts: dict[str, int] = {}
@@ -241,7 +239,7 @@ class Search:
             return self.after_builds(cells)[0]
         gains = self.gains(cells)
         ranked = sorted(((gains.get((i, x), 0.0), i, x) for x in letters for i in empties), reverse=True)
-        return max(self.after_builds(model.place(cells, i, x))[0] for _, i, x in ranked[: self.width])
+        return max(self.after_builds(model.place(cells, i, x))[0] for _, i, x in ranked[:_WIDTH])
 
     def lookahead(self, cells: Cells, chances: list[tuple[float, tuple[str, ...]]]) -> float:
         """Expected best value of the next round (``chances``: probability, letters offered)."""
@@ -290,7 +288,7 @@ class Search:
         Keys break ties, so the answer is the same on every machine."""
         first = sorted(((self.after_builds(cells)[0], i) for i, (_, cells, _) in enumerate(options)), reverse=True)
         best_key, best_value = None, None
-        for _, i in first[: self.top]:
+        for _, i in first[:_TOP]:
             key, cells, chances = options[i]
             built = self.after_builds(cells)[1]
             value = self.lookahead(built, chances)

@@ -104,8 +104,8 @@ def test_level_two_search_sees_a_complete_pattern_and_builds_it() -> None:
 
 def test_level_two_wins_four_player_games_against_level_one() -> None:
     """With three level-1 bots at the table (the level-2 seat moving round the table), level 2's
-    wider search (ai_search._MULTI_TOP, _MULTI_WIDTH: 12 and 12) wins outright on these seeds (26
-    against at most 18, and 21 against at most 19). With 4 and 4, the solo sizes, seed 7 is lost:
+    wider search (ai_search._TOP, _WIDTH: 12 and 12) wins outright on these seeds (26
+    against at most 18, and 21 against at most 19). With 4 and 4, the sizes before, seed 7 is lost:
     11 against 22."""
     for seed in (1, 7):
         state = GAME.setup(["ann", "bob", "cat", "dan"], FIRST_GAME, seed)
