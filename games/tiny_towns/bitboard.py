@@ -428,29 +428,6 @@ def _joint_key(slugs: tuple[str, ...]) -> int:
     return bits
 
 
-def fitting_sets(slugs: Sequence[str], board: Board) -> Iterator[tuple[str, int]]:
-    """(building, ``fitting`` bitset) for the buildings of ``slugs`` that fit, in order: the legal
-    build listing reads the squares from the bitset rather than matching each building again."""
-    # fitting inlined, as in fitting_slugs: most buildings do not fit, and a call each cost more.
-    wild = board.wild
-    cubes = board.cubes
-    tables = _INDEX
-    for slug in slugs:
-        pattern = tables.get(slug) or index(slug)
-        fits = pattern.everything
-        for letter, low, high in pattern.letters:
-            cover = cubes[letter] | wild
-            fits &= low[cover & 0xFF] & high[cover >> 8]
-            if not fits:
-                break
-        else:
-            if wild:
-                low, high = pattern.only_wild
-                fits &= ~(low[wild & 0xFF] & high[wild >> 8])
-            if fits:
-                yield slug, fits
-
-
 def masks_of(slug: str, fits: int) -> list[int]:
     """Distinct square masks of the placements in the ``fitting`` bitset, in placement order."""
     masks = index(slug).masks

@@ -1,5 +1,5 @@
 """The build listing's fast paths (town.iter_builds reading Trading Posts from the bitboard and each
-building's placements from one bitset, bitboard.fitting_sets) answer what the plain definitions answer:
+building's placements from one joint answer, bitboard.joint_fits) answer what the plain definitions answer:
 the cell-by-cell reference matcher and town.at_choices on the town's letters."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from games.options import parse_options
 from games.rng import Rng
 from games.tiny_towns import GAME
-from games.tiny_towns.bitboard import board_of_marks, fitting, fitting_sets, fitting_slugs
+from games.tiny_towns.bitboard import board_of_marks, fitting_slugs
 from games.tiny_towns.content import CATALOGUE, RESOURCE_OF
 from games.tiny_towns.town import at_choices, available_buildings, iter_builds, letters, new_building, with_choices
 from tests.tiny_towns import reference_matching as reference
@@ -40,16 +40,6 @@ def _plain_builds(state: State, seat: int) -> list[tuple[str, int, list[int], li
         for mask in reference.matching_masks(slug, marks):
             out.append((slug, mask, at_choices(town, slug, mask, marks, state["round"]), withs))
     return out
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(SLUGS), max_size=10, unique=True), st.lists(st.sampled_from(SQUARES[:7]), min_size=16))
-def test_fitting_sets_lists_each_fitting_building_with_its_placements(slugs: list[str], squares: list[Any]) -> None:
-    marks = letters(_cells(squares[:16]))
-    board = board_of_marks(marks)
-    found = list(fitting_sets(slugs, board))
-    assert [slug for slug, _ in found] == list(fitting_slugs(slugs, board))
-    assert all(fits == fitting(slug, board) != 0 for slug, fits in found)
 
 
 # A state whose buildings include the Shed (goes on any empty square) and the Trading Post (wild).
