@@ -9,6 +9,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import games
+from games.tiny_towns import GAME
 from games.tiny_towns.bitboard import SPANS, Board, board_after_cube, board_of_marks, fitting, joint_fits, warm
 from games.tiny_towns.content import CATALOGUE
 from games.tiny_towns.town import letters
@@ -91,11 +93,7 @@ def test_the_host_warms_the_joint_tables_through_the_game_spec() -> None:
     """The bot builds them at start-up (games.warm_engines, from its setup_hook), in a thread, so the
     first move after a restart, which settles on the event loop, does not pay for them. Emptied
     first, they come back whole: every building's span."""
-    import games
-    from games.tiny_towns import GAME, bitboard
-    from games.tiny_towns.content import CATALOGUE
-
-    assert GAME.warm is bitboard.warm
+    assert GAME.warm is warm
     saved = dict(SPANS)
     SPANS.clear()
     try:
