@@ -63,7 +63,9 @@ class Analysis(NamedTuple):
 
 
 class Search:
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, state: State, seat: int, stationary: bool = False) -> None:
+        """``stationary``: weigh the buildings as for an empty town, so that the weights (and the
+        greedy play they steer) stay the same from one decision to the next as the town grows."""
         from games.tiny_towns.ai import estimated_points  # the level-1 estimates, once per decision
 
         self.state, self.seat = state, seat
@@ -78,12 +80,18 @@ class Search:
         self.unfed_hope = _SOLO_UNFED_HOPE if solo else _UNFED_HOPE
         bonus = _SOLO_BONUS if solo else _BONUS
         counts: dict[str, int] = {}
-        for cell in self.town["cells"]:
-            if cell and "building" in cell:
-                counts[cell["building"]] = counts.get(cell["building"], 0) + 1
+        judged = state
+        if stationary:
+            towns = list(state["towns"])
+            towns[seat] = {**self.town, "cells": [None] * len(self.town["cells"])}
+            judged = {**state, "towns": towns}
+        else:
+            for cell in self.town["cells"]:
+                if cell and "building" in cell:
+                    counts[cell["building"]] = counts.get(cell["building"], 0) + 1
         self.weights = {
             slug: max(
-                0.0, _future_points(slug, counts, estimated_points(state, seat, slug)) + 1.0 + bonus.get(slug, 0.0)
+                0.0, _future_points(slug, counts, estimated_points(judged, seat, slug)) + 1.0 + bonus.get(slug, 0.0)
             )
             for slug in kinds
         }
@@ -361,10 +369,14 @@ def choose(state: State, seat: int) -> Move | None:
     town = state["towns"][seat]
     if phase == "monuments" or (phase == "place" and town["placed"] and flow.claimable(town)):
         return None
-    search = Search(state, seat)
+    solo = state["variant"] == "solo"
+    known = solo and not ai_solo_plan.solo_deck(state).unseen  # every card to come is known
+    # Stationary weights once every card is known: the play-out's greedy rule is then the same at
+    # every decision, so the line planned is the line played (seeds 0-39: 28.48 against 27.57 with
+    # weights from the town as it grows; stationary in every solo round: 28.35).
+    search = Search(state, seat, stationary=known)
     cells = model.from_engine(town["cells"])
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
-    solo = state["variant"] == "solo"
     if phase == "announce":
         moves = rules.legal_moves(state, seat)
         if solo:  # planned on sampled orders of the unseen cards (ai_solo_plan)
@@ -380,7 +392,7 @@ def choose(state: State, seat: int) -> Move | None:
         index, _ = search.rank(options)
         return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
     if not town["placed"]:
-        if solo and not ai_solo_plan.solo_deck(state).unseen:  # every card to come is known
+        if known:
             return ai_solo_plan.choose_place(search, state, rules.place_moves(state, seat), cells)
         return _choose_place(search, state, seat, cells)
     return _choose_build(search, state, seat, cells)
@@ -412,9 +424,18 @@ def _choose_build(search: Search, state: State, seat: int, cells: Cells) -> Move
 
     if state["towns"][seat]["done"]:
         raise IllegalMove("The bot has nothing to do now.")
+    moves = candidate_builds(state, seat, build_moves(state, seat, guild_replacements=False))
+    if state["variant"] == "solo" and not ai_solo_plan.solo_deck(state).unseen:
+        # The end-game plan builds as ``after_builds`` does: follow it, so the line planned is
+        # the line played.
+        target = search.after_builds(cells)[1]
+        for move in moves:
+            after = model.from_engine(after_build_cells(state, seat, move))
+            if after != cells and search.after_builds(after)[1] == target:
+                return move
+        return {MOVE_KEY: "done"}
     chances = search.next_chances(None)
     options: list[tuple[Any, Cells, list[tuple[float, tuple[str, ...]]]]] = []
-    moves = candidate_builds(state, seat, build_moves(state, seat, guild_replacements=False))
     for k, move in enumerate(moves):
         options.append((k, model.from_engine(after_build_cells(state, seat, move)), chances))
     # Done: no more builds this round, so the look-ahead starts from the town as it is.

@@ -1,5 +1,5 @@
 """Tiny Towns level 2, solo: the pick (and, once the deck is known, the placement) chosen by
-planning on sampled decks.
+planning on the deck.
 
 The one-turn search (``ai_search``) judges a town by a hand-weighted evaluation two rounds ahead.
 In solo the bot can look further: the deck is the unseen cards (a known multiset, order unknown)
@@ -8,8 +8,10 @@ some order the rounds to come depend only on its own choices. For the few best c
 the bot samples a few orders of the unseen cards (the same ones for every candidate), searches its
 best line a few rounds ahead on each as if that order were known (a beam search over its own
 picks, placements and builds), and keeps the candidate with the best average. After 12 picks
-every card is known and one exact order remains; the line's town is then also judged by a greedy
-play to the end of the game on that order (``rollout``), a picture of the final town.
+every card is known and one exact order remains: the bot then plays the game out (``play_out``),
+trying each promising first step with a quick greedy play to the end on that order (``rollout``),
+and takes the step whose play-out scores best; its builds follow the same greedy rule
+(``Search.after_builds``), so the line it plays is the line it planned.
 
 Hidden information: the order of the unseen cards is never read; the samples come from a seeded
 SplitMix64 whose seed is made only of what the player sees (own town, face-up cards, own picks,
@@ -22,11 +24,12 @@ import json
 import zlib
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from games.base import IllegalMove, Move, State
+from games.base import MOVE_KEY, IllegalMove, Move, State
 from games.rng import Rng
 from games.tiny_towns import ai_model as model
 from games.tiny_towns.ai_model import EMPTY, LETTERS, Cells
 from games.tiny_towns.content import LETTER, RESOURCES, RULES
+from games.tiny_towns.patterns import CELL_INDEX
 
 if TYPE_CHECKING:  # ai_search imports this module
     from games.tiny_towns.ai_search import Search
@@ -38,26 +41,25 @@ _SAMPLES = 3  # sampled orders of the unseen cards (one once the whole deck is k
 _BEAM = 2  # towns kept per round of the plan search
 _DEPTH = 3  # rounds the plan search looks ahead
 _SPREAD = 2  # squares tried per offered letter, by the pattern gain
-# Once every card to come is known (one exact order instead of _SAMPLES guesses, so a third of the
-# work per line) the plan search could look further: twice as far, twice the towns and 6 candidates
-# scored 22.2 against 22.1 in 40 seeded solo games (the same seeds) at 7.3 s of CPU per game against
-# 4.4, but fell to 10 on seed 11 (the level-2 test's bar is 12), so the sizes stay those above: the
-# evaluation, not the depth, limits the bot (more samples and candidates before that: 21.6).
-# Once every card to come is known, the plan search's best town is also judged by a quick greedy play
-# to the end of the game on that exact order (``rollout``): the evaluation alone has no picture of
-# the final town the card flow allows (a card picked comes back only after about twelve more). Solo,
-# seeds 0-39: 23.55 against 22.1 (seeds 40-79: 22.5 against 21.4), decision CPU p99 0.17 s as before.
-# Rollouts on the sampled orders too (before the deck is known) scored 21.6 on seeds 0-39: a guessed
-# order misleads a play to the end; rollouts there too, by pattern gain alone (no evaluation), 19.8.
-# A rollout from every town of the beam (the best blend) scored 24.35 on seeds 0-39 but 22.3 on seeds
-# 40-79 (the best town's alone: 22.5), so one rollout; a share of 0.8 scored 23.4 on seeds 0-39, and
-# 6 candidates once the deck is known (instead of 4) 23.15.
-_ROLLOUT_SHARE = 0.5  # of the rollout's final score in a planned value (the rest: the evaluation)
+# Once every card to come is known (after 12 picks) the rest of the game is a puzzle the bot can
+# solve by playing it out: every first step (an offered letter on one of the _PILOT_SPREAD squares
+# that advance a pattern most) is judged by the final score of a greedy play to the end on the known
+# order (``rollout``; _GREEDY_SPREAD squares per letter each round). The greedy play's own next step
+# is always among those tried, so the line played never scores less than the greedy play from the
+# same town (a rollout algorithm's guarantee). Solo, seeds 0-39 (200-game bench: see the report):
+#   beam plans blended with one rollout (before): 24.9; pilot 4 squares, greedy 2: 26.57;
+#   6 and 2: 27.38; 4 and 3: 27.15; 8 and 3: 27.57 (decision CPU p99 0.47 s); 16 and 3: 27.6;
+#   8 and 3 with stationary weights (``Search(stationary=True)``, see ``ai_search.choose``): 28.48,
+#   decision CPU p99 0.43 s. Told the true order from the first pick (a probe, not a bot), the same
+#   play-out scored no better on seeds 0-6: the greedy play, not the unknown cards, limits it.
+# Tried and dropped: a beam search over whole lines to the end (16 towns a round, the best line's
+# first step) replanned at every decision scored 22 on seeds 0-5 against 24: a beam's answer from the
+# next town is not the tail of its answer from this one, so the plans drifted; the same play-outs
+# before the deck is known, averaged over 4 guessed orders of the unseen cards for the 8 best turns,
+# scored 26.45 against 26.57 at three times the CPU (p99 1.67 s).
+_PILOT_SPREAD = 8
+_GREEDY_SPREAD = 3
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
-_KNOWN_CANDIDATES = _CANDIDATES
-_KNOWN_BEAM = _BEAM
-_KNOWN_DEPTH = _DEPTH
-_KNOWN_SPREAD = _SPREAD
 
 
 class Deck(NamedTuple):
@@ -109,12 +111,10 @@ def planned(
     deck: list[str],
     wild: set[str],
     sizes: tuple[int, int, int] | None = None,
-    share: float = 0.0,
 ) -> float:
     """The best value the bot can reach ``_DEPTH`` rounds ahead when it knows every card to come:
     its own choices alone decide the future, so the best line (searched with a beam of the most
-    promising towns each round) is what it can count on. ``sizes``: depth, beam and spread;
-    ``share``: the weight of the best town's rollout score against its evaluation."""
+    promising towns each round) is what it can count on. ``sizes``: depth, beam and spread."""
     depth, width, spread = sizes or (_DEPTH, _BEAM, _SPREAD)
     beam: list[tuple[float, Cells, tuple[str, ...], list[str]]] = [(search.evaluate(cells), cells, revealed, deck)]
     ended: list[float] = []
@@ -138,12 +138,7 @@ def planned(
             break
         children.sort(key=lambda child: -child[0])  # stable: equal values keep their order
         beam = children[:width]
-    best = max([*ended, *(value for value, *_ in beam)])
-    if not beam or share <= 0:
-        return best
-    _, town, shown, order = beam[0]
-    final = rollout(search, town, shown, list(order), wild)
-    return (1 - share) * best + share * final
+    return max([*ended, *(value for value, *_ in beam)])
 
 
 def rollout(search: Search, cells: Cells, revealed: tuple[str, ...], deck: list[str], wild: set[str]) -> float:
@@ -167,13 +162,58 @@ def _greedy_turn(search: Search, cells: Cells, revealed: tuple[str, ...], wild: 
     best: tuple[float, str, Cells] | None = None
     for x in LETTERS if wilds else tuple(sorted(set(revealed))):
         ranked = sorted(empties, key=lambda i: -gains.get((i, x), 0.0))  # stable: lower squares first
-        for i in ranked[:_SPREAD]:
+        for i in ranked[:_GREEDY_SPREAD]:
             value, after = search.after_builds(model.place(cells, i, x))
             if best is None or value > best[0] + 1e-9:
                 best = (value, x, after)
     assert best is not None  # the town has an empty square and three cards are face up
     _, x, after = best
     return (x if x in revealed else wilds[0]), after
+
+
+class Step(NamedTuple):
+    """The first round of a planned line: the card picked, the square and the letter placed."""
+
+    card: str
+    square: int
+    letter: str
+
+
+def play_out(
+    search: Search,
+    cells: Cells,
+    revealed: tuple[str, ...],
+    deck: list[str],
+    wild: set[str],
+    letters: tuple[str, ...] | None = None,
+) -> tuple[float, Step] | None:
+    """The best final score the bot can count on with every card to come known, and the first step
+    of its line: each offered letter on each of the few squares that advance a pattern most, then
+    the best builds, judged by the final score of the greedy play to the end from there (the
+    evaluation breaks ties). ``letters``: the letters the cube may be once a card is picked (it is
+    already under the deck); else any face-up card may be picked. None if the town is full."""
+    empties = [i for i, t in enumerate(cells) if t == EMPTY]
+    if not empties:
+        return None
+    wilds = [card for card in revealed if card in wild]
+    offered = letters if letters else (LETTERS if wilds else tuple(sorted(set(revealed))))
+    gains = search.gains(cells)
+    best: tuple[float, float, Step] | None = None
+    for x in offered:
+        ranked = sorted(empties, key=lambda i: -gains.get((i, x), 0.0))  # as _greedy_turn ranks them
+        for i in ranked[:_PILOT_SPREAD]:
+            value, after = search.after_builds(model.place(cells, i, x))
+            card = x if x in revealed else (wilds[0] if wilds else x)
+            if letters:
+                shown, rest = revealed, list(deck)
+            else:
+                rest = list(deck)
+                shown = _take(revealed, card, rest)
+            final = rollout(search, after, shown, rest, wild)
+            if best is None or (final, value) > (best[0] + 1e-9, best[1]):
+                best = (final, value, Step(card, i, x))
+    assert best is not None
+    return best[0], best[2]
 
 
 def best_turn(
@@ -187,17 +227,15 @@ def best_turn(
     one-turn value; keys break ties."""
     wild = search.factory_letters()
     first = sorted(((search.after_builds(cells)[0], i) for i, (_, cells, _) in enumerate(options)), reverse=True)
-    known = not deck.unseen
-    sizes = (_KNOWN_DEPTH, _KNOWN_BEAM, _KNOWN_SPREAD) if known else (_DEPTH, _BEAM, _SPREAD)
     best_key, best_value = None, None
-    for _, i in first[: _KNOWN_CANDIDATES if known else _CANDIDATES]:
+    for _, i in first[:_CANDIDATES]:
         key, cells, card = options[i]
         built = search.after_builds(cells)[1]
         total = 0.0
         for order in decks:
             rest = list(order)
             revealed = _take(deck.revealed, card, rest) if card is not None else deck.revealed
-            total += planned(search, built, revealed, rest, wild, sizes, _ROLLOUT_SHARE if known else 0.0)
+            total += planned(search, built, revealed, rest, wild)
         value = total / len(decks)
         if best_value is None or value > best_value + 1e-9:
             best_key, best_value = key, value
@@ -217,22 +255,49 @@ def choose_pick(search: Search, state: State, moves: list[Move], cells: Cells) -
                 options.append(((RESOURCES.index(move["resource"]), i, letter), model.place(cells, i, letter), card))
     if not options:
         return None
+    if not deck.unseen:  # every card to come is known: play the game out
+        line = play_out(search, cells, deck.revealed, list(deck.known), wild)
+        if line is not None:
+            return next(m for m in moves if LETTER[m["resource"]] == line[1].card)
     index = best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))[0]
     return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
 
 
 def choose_place(search: Search, state: State, moves: list[Move], cells: Cells) -> Move:
-    """The solo placement of the picked card, once every card is known (the look-ahead of
-    ``ai_search`` places before that: it already knows the next face-up cards exactly)."""
+    """The solo placement of the picked card once every card is known: the first step of the
+    played-out line (the look-ahead of ``ai_search`` places before that: it already knows the next
+    face-up cards exactly). A place-phase move other than a cube (a Warehouse's) falls back to the
+    plan search."""
     if not moves:
         raise IllegalMove("The bot has nothing to do now.")
     from games.tiny_towns.ai_search import after_place
 
     deck = solo_deck(state)
+    named = state["resource"]
+    letters = tuple(sorted({LETTER[str(m.get("resource") or named)] for m in moves if m[MOVE_KEY] == "place"}))
+    line = play_out(search, cells, deck.revealed, list(deck.known), search.factory_letters(), letters)
+    if line is not None:
+        _, step = line
+        for move in moves:
+            if move[MOVE_KEY] != "place" or CELL_INDEX[move["cell"]] != step.square:
+                continue
+            if LETTER[str(move.get("resource") or named)] == step.letter:
+                return move
     options: list[tuple[Any, Cells, str | None]] = [
         (k, after_place(cells, move, state["resource"]), None) for k, move in enumerate(moves)
     ]
     return moves[best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))]
 
 
-__all__ = ["Deck", "best_turn", "choose_pick", "choose_place", "planned", "sampled_decks", "solo_deck"]
+__all__ = [
+    "Deck",
+    "Step",
+    "best_turn",
+    "choose_pick",
+    "choose_place",
+    "planned",
+    "play_out",
+    "rollout",
+    "sampled_decks",
+    "solo_deck",
+]
