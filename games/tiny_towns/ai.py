@@ -136,6 +136,12 @@ def estimated_points(state: State, seat: int, slug: str) -> float:
     return _Policy(state, seat)._points(slug)
 
 
+def named_resource(state: State, seat: int) -> str:
+    """The resource level 1 would name as master builder for this town (its best single cube)."""
+    policy = _Policy(state, seat)
+    return max(RESOURCES, key=lambda r: (policy._best_cell_value(r), -RESOURCES.index(r)))
+
+
 def candidate_builds(state: State, seat: int, moves: list[Move]) -> list[Move]:
     """The builds worth considering (one good choice per monument option list)."""
     return _Policy(state, seat)._candidates(moves)
@@ -532,4 +538,4 @@ class _Policy:
         return max(moves, key=value)
 
 
-__all__ = ["after_build_cells", "bot_move", "candidate_builds", "estimated_points"]
+__all__ = ["after_build_cells", "bot_move", "candidate_builds", "estimated_points", "named_resource"]
