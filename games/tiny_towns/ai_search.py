@@ -17,6 +17,7 @@ search is fully deterministic: no random numbers at all, so the host may recompu
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
@@ -30,25 +31,49 @@ from games.tiny_towns.patterns import CELL_INDEX
 from games.tiny_towns.scoring import score_town
 from games.tiny_towns.town import factory_resources
 
+
 # Evaluation weights (bot tuning, not rules).
-_DEAD = -0.4  # a cube no pattern can use blocks its square (on top of its -1)
-_EMPTY = 0.3  # an empty square: room for a future building (on top of its -1)
-_UNFED_HOPE = 3.0  # an unfed Cottage while a feeder may still come
-_FEED_BASE, _FEED_GROW = 0.25, 0.6  # how sure that hope is, by the best feeder pattern's progress
-_HOPE = 0.08  # an empty square's share of the best pattern it could join
-_BASE, _GROW, _READY = 0.3, 0.55, 0.75  # a cube's share of its pattern's building, by progress
-# Per building type, added to its estimated worth. Farm +1.0 / Well -0.4 with a dead cube at -0.8
-# scored 21.4 against 20.75 in 24 seeded solo games but fewer 4-player wins, so none for now.
-_BONUS: dict[str, float] = {}
-# Solo weights, apart from the 4-player ones so that solo tuning cannot cost 4-player wins. They
-# equal them for now: in 40 seeded solo games (22.1 with these) a dead cube at -0.8 with Farm +1.0
-# and Well -0.4 scored 21.6, Farm +1.5 and Chapel +0.8 20.9, a dead cube at -0.8 with an empty
-# square at +0.5 20.9, a dead cube at -0.2 20.8, an unfed Cottage's hope at 2.0 19.8, and Tavern
-# +1.5, Chapel +1.0, Theater +1.0 18.6.
-_SOLO_DEAD = _DEAD
-_SOLO_EMPTY = _EMPTY
-_SOLO_UNFED_HOPE = _UNFED_HOPE
-_SOLO_BONUS: dict[str, float] = {}
+@dataclass(frozen=True)
+class Weights:
+    dead: float = -0.4  # a cube no pattern can use blocks its square (on top of its -1)
+    empty: float = 0.3  # an empty square: room for a future building (on top of its -1)
+    unfed_hope: float = 3.0  # an unfed Cottage while a feeder may still come
+    feed_base: float = 0.25  # how sure that hope is, by the best feeder pattern's progress
+    feed_grow: float = 0.6
+    hope: float = 0.08  # an empty square's share of the best pattern it could join
+    base: float = 0.3  # a cube's share of its pattern's building, by progress
+    grow: float = 0.55
+    ready: float = 0.75
+    bonus: tuple[tuple[str, float], ...] = ()  # per building type, added to its estimated worth
+
+
+# At the table and in solo until the deck is known. Farm +1.0 / Well -0.4 with a dead cube at -0.8
+# scored 21.4 against 20.75 in 24 seeded solo games but fewer 4-player wins; in 40 seeded solo games
+# (22.1 with these) a dead cube at -0.8 with Farm +1.0 and Well -0.4 scored 21.6, Farm +1.5 and Chapel
+# +0.8 20.9, a dead cube at -0.8 with an empty square at +0.5 20.9, a dead cube at -0.2 20.8, an unfed
+# Cottage's hope at 2.0 19.8, and Tavern +1.5, Chapel +1.0, Theater +1.0 18.6.
+_TABLE = Weights()
+# The play-out's greedy rules (solo once every card is known, ``Search(stationary=True)``): a step is
+# judged by the best final score of their greedy plays to the end (``ai_solo_plan.first_steps``); the
+# first also ranks the squares to try. The first was tuned, one weight at a time, for the final score
+# of its own greedy play on the true deck order of seeded games 1000-1199 (a probe, not a bot): 13.7
+# with the table's weights, 19.0 with these (seeds 0-199: 14.9 and 18.3). Level 2, seeds 0-39: the
+# table's weights alone 28.48; these alone 28.63; both 29.68 (decision CPU p99 0.95 s); with a third
+# rule (Farm +1.5, Cottage +0.5) 28.98, before every rule's own steps and builds were tried.
+_PLAY_OUTS = (
+    Weights(
+        dead=-0.6,
+        empty=0.6,
+        feed_grow=0.8,
+        hope=0.13,
+        base=0.15,
+        ready=0.65,
+        bonus=(("cottage", -0.4), ("farm", 0.8), ("factory", 0.4)),
+    ),
+    _TABLE,
+)
+
+
 # Search sizes (bot tuning, not rules): a decision has far more time to spare (0.1 s CPU p99 at 4 and
 # 4, against 2 s allowed) and a wider search pays. Seeded 4-player games against three level-1 bots,
 # seeds 0-47: 12 and 12 won 82% (24.2 points against 16.9), 8 and 8 62% (22.6), 4 and 4 62% (20.9);
@@ -79,9 +104,10 @@ class Analysis(NamedTuple):
 
 
 class Search:
-    def __init__(self, state: State, seat: int, stationary: bool = False) -> None:
+    def __init__(self, state: State, seat: int, stationary: bool = False, weights: Weights | None = None) -> None:
         """``stationary``: weigh the buildings as for an empty town, so that the weights (and the
-        greedy play they steer) stay the same from one decision to the next as the town grows."""
+        greedy play they steer) stay the same from one decision to the next as the town grows; such
+        a search uses the play-out's first greedy rule unless ``weights`` are given."""
         from games.tiny_towns.ai import estimated_points  # the level-1 estimates, once per decision
 
         self.state, self.seat = state, seat
@@ -91,10 +117,8 @@ class Search:
         kinds = list(state["buildings"])
         if self.monument and state["phase"] != "monuments":
             kinds.append(self.monument)
-        solo = state["variant"] == "solo"
-        self.dead, self.empty = (_SOLO_DEAD, _SOLO_EMPTY) if solo else (_DEAD, _EMPTY)
-        self.unfed_hope = _SOLO_UNFED_HOPE if solo else _UNFED_HOPE
-        bonus = _SOLO_BONUS if solo else _BONUS
+        self.w = w = weights or (_PLAY_OUTS[0] if stationary else _TABLE)
+        bonus = dict(w.bonus)
         counts: dict[str, int] = {}
         judged = state
         if stationary:
@@ -165,12 +189,16 @@ class Search:
         found = self._evals.get(cells)
         if found is not None:
             return found
+        w = self.w
         occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
-        best = [self.dead] * 16
+        best = [w.dead] * 16
         empty_hope = [0.0] * 16
         complete: list[Pattern] = []
         feeder = -1.0  # progress of the best viable feeder pattern (-1: none fits any more)
+        built = occupied & ~(star | m0 | m1 | m2 | m3 | m4)
         for p, pm, n0, n1, n2, n3, n4, size, weight, feeds, squares in self._rows:
+            if pm & built:  # a building stands in the way (the cheap test first: most patterns)
+                continue
             hit = (star & pm) | (m0 & n0) | (m1 & n1) | (m2 & n2) | (m3 & n3) | (m4 & n4)
             if occupied & pm & ~hit:
                 continue
@@ -182,8 +210,8 @@ class Search:
                 feeder = progress
             # A pattern is worth its building (a square that scores instead of costing 1); each cube
             # holds a share of it, growing with the pattern's progress.
-            value = weight / size * (_BASE + _GROW * progress if matched < size else _READY)
-            hope = weight * _HOPE * (matched + 1) / size
+            value = weight / size * (w.base + w.grow * progress if matched < size else w.ready)
+            hope = weight * w.hope * (matched + 1) / size
             for c, _ in squares:
                 if hit >> c & 1:
                     if value > best[c]:
@@ -197,10 +225,10 @@ class Search:
             self._evals[cells] = result
             return result
         if unfed and feeder >= 0:  # a feeder can still be built: the closer it is, the surer the food
-            total += self.unfed_hope * min(unfed, 4) * (_FEED_BASE + _FEED_GROW * feeder)
+            total += w.unfed_hope * min(unfed, 4) * (w.feed_base + w.feed_grow * feeder)
         for c, t in enumerate(cells):
             if t == EMPTY:
-                total += empty_hope[c] + self.empty - 1.0
+                total += empty_hope[c] + w.empty - 1.0
             elif len(t) == 1:
                 total += best[c] - 1.0
         result = Analysis(total, complete)
@@ -216,7 +244,10 @@ class Search:
             return found
         occupied, star, (m0, m1, m2, m3, m4) = _masks(cells)
         gains: dict[tuple[int, str], float] = {}
+        built = occupied & ~(star | m0 | m1 | m2 | m3 | m4)
         for _, pm, n0, n1, n2, n3, n4, size, weight, _, squares in self._rows:
+            if pm & built:
+                continue
             hit = (star & pm) | (m0 & n0) | (m1 & n1) | (m2 & n2) | (m3 & n3) | (m4 & n4)
             if occupied & pm & ~hit:
                 continue
@@ -402,13 +433,14 @@ def choose(state: State, seat: int) -> Move | None:
     # Stationary weights once every card is known: the play-out's greedy rule is then the same at
     # every decision, so the line planned is the line played (seeds 0-39: 28.48 against 27.57 with
     # weights from the town as it grows; stationary in every solo round: 28.35).
-    search = Search(state, seat, stationary=known)
+    greedy = play_out_rules(state, seat) if known else []
+    search = greedy[0] if known else Search(state, seat)
     cells = model.from_engine(town["cells"])
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
     if phase == "announce":
         moves = rules.legal_moves(state, seat)
         if solo:  # planned on sampled orders of the unseen cards (ai_solo_plan)
-            return ai_solo_plan.choose_pick(search, state, moves, cells) or (moves[0] if moves else None)
+            return ai_solo_plan.choose_pick(search, state, moves, cells, greedy) or (moves[0] if moves else None)
         options = []
         for move in moves:
             letter = LETTER[move["resource"]]
@@ -425,9 +457,14 @@ def choose(state: State, seat: int) -> Move | None:
         return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
     if not town["placed"]:
         if known:
-            return ai_solo_plan.choose_place(search, state, rules.place_moves(state, seat), cells)
+            return ai_solo_plan.choose_place(search, state, rules.place_moves(state, seat), cells, greedy)
         return _choose_place(search, state, seat, cells)
-    return _choose_build(search, state, seat, cells)
+    return _choose_build(search, state, seat, cells, greedy)
+
+
+def play_out_rules(state: State, seat: int) -> list[Search]:
+    """The play-out's greedy rules for ``seat`` (stationary searches; the first ranks and builds)."""
+    return [Search(state, seat, stationary=True, weights=w) for w in _PLAY_OUTS]
 
 
 def public_view(state: State, seat: int) -> State:
@@ -475,19 +512,18 @@ def after_place(cells: Cells, move: Move, named: str | None) -> Cells:
     return cells
 
 
-def _choose_build(search: Search, state: State, seat: int, cells: Cells) -> Move:
+def _choose_build(search: Search, state: State, seat: int, cells: Cells, greedy: list[Search]) -> Move:
     from games.tiny_towns.ai import after_build_cells, candidate_builds
 
     if state["towns"][seat]["done"]:
         raise IllegalMove("The bot has nothing to do now.")
     moves = candidate_builds(state, seat, build_moves(state, seat, guild_replacements=False))
-    if state["variant"] == "solo" and not ai_solo_plan.solo_deck(state).unseen:
-        # The end-game plan builds as ``after_builds`` does: follow it, so the line planned is
-        # the line played.
-        target = search.after_builds(cells)[1]
+    if greedy:  # every card is known: build to the town of the best play-out, the line planned
+        deck = ai_solo_plan.solo_deck(state)
+        target = ai_solo_plan.build_target(search, greedy, cells, deck.revealed, list(deck.known))
         for move in moves:
             after = model.from_engine(after_build_cells(state, seat, move))
-            if after != cells and search.after_builds(after)[1] == target:
+            if after != cells and any(rule.after_builds(after)[1] == target for rule in greedy):
                 return move
         return {MOVE_KEY: "done"}
     chances = search.next_chances(None)
@@ -505,4 +541,4 @@ def _choose_build(search: Search, state: State, seat: int, cells: Cells) -> Move
     return {MOVE_KEY: "done"}
 
 
-__all__ = ["Search", "choose"]
+__all__ = ["Search", "Weights", "choose", "play_out_rules"]

@@ -9,9 +9,9 @@ the bot samples a few orders of the unseen cards (the same ones for every candid
 best line a few rounds ahead on each as if that order were known (a beam search over its own
 picks, placements and builds), and keeps the candidate with the best average. After 12 picks
 every card is known and one exact order remains: the bot then plays the game out (``play_out``),
-trying each promising first step with a quick greedy play to the end on that order (``rollout``),
-and takes the step whose play-out scores best; its builds follow the same greedy rule
-(``Search.after_builds``), so the line it plays is the line it planned.
+trying each promising first step with quick greedy plays to the end on that order (``rollout``, one
+per greedy rule), and takes the step whose best play-out scores best; it builds to the town that
+play-out started from (``build_target``), so the line it plays is the line it planned.
 
 Hidden information: the order of the unseen cards is never read; the samples come from a seeded
 SplitMix64 whose seed is made only of what the player sees (own town, face-up cards, own picks,
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import zlib
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from games.base import MOVE_KEY, IllegalMove, Move, State
@@ -52,11 +53,16 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 #   8 and 3 with stationary weights (``Search(stationary=True)``, see ``ai_search.choose``): 28.48,
 #   decision CPU p99 0.43 s. Told the true order from the first pick (a probe, not a bot), the same
 #   play-out scored no better on seeds 0-6: the greedy play, not the unknown cards, limits it.
-# Tried and dropped: a beam search over whole lines to the end (16 towns a round, the best line's
-# first step) replanned at every decision scored 22 on seeds 0-5 against 24: a beam's answer from the
-# next town is not the tail of its answer from this one, so the plans drifted; the same play-outs
-# before the deck is known, averaged over 4 guessed orders of the unseen cards for the 8 best turns,
-# scored 26.45 against 26.57 at three times the CPU (p99 1.67 s).
+# Each step is judged by several greedy rules' plays (``ai_search._PLAY_OUTS``): 29.68 against 28.63
+# for the first rule alone. Tried and dropped (seeds 0-39, both rules): judging the 3 best steps
+# once more by the best play-out of their own next steps (4 squares a letter) scored 30.2, but at
+# decision CPU p99 2.24 s (2 s allowed); play-outs before the deck is known on 2 guessed orders of
+# the unseen cards (first rule) 29.58 (p99 1.40 s). Earlier, with one rule: a beam search over whole
+# lines to the end (16 towns a round, the best line's first step) replanned at every decision scored
+# 22 on seeds 0-5 against 24: a beam's answer from the next town is not the tail of its answer from
+# this one, so the plans drifted; the same play-outs before the deck is known, averaged over 4 guessed
+# orders of the unseen cards for the 8 best turns, scored 26.45 against 26.57 at three times the CPU
+# (p99 1.67 s).
 _PILOT_SPREAD = 8
 _GREEDY_SPREAD = 3
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
@@ -179,6 +185,64 @@ class Step(NamedTuple):
     letter: str
 
 
+def judged(rules: Sequence[Search], town: Cells, revealed: tuple[str, ...], deck: list[str], wild: set[str]) -> float:
+    """The best final score of the greedy ``rules``' plays to the end from ``town`` on ``deck``."""
+    return max(rollout(rule, town, revealed, list(deck), wild) for rule in rules)
+
+
+def first_steps(
+    search: Search,
+    cells: Cells,
+    revealed: tuple[str, ...],
+    deck: list[str],
+    wild: set[str],
+    letters: tuple[str, ...] | None = None,
+    rules: Sequence[Search] = (),
+) -> list[tuple[float, float, Step]]:
+    """Each offered letter on the few squares that advance a pattern most (by ``search``, and each
+    greedy rule's own next squares), then each rule's builds: its best final score by the rules'
+    greedy plays to the end on ``deck`` (``judged``; by default ``search`` is the one rule) and its
+    evaluation. Every rule's own next step is tried, so what a rule's play reaches from here is
+    never lost. ``letters``: the letters the cube may be once a card is picked (it is already under
+    the deck); else any face-up card may be picked. Empty if the town is full."""
+    empties = [i for i, t in enumerate(cells) if t == EMPTY]
+    if not empties:
+        return []
+    rules = rules or (search,)
+    wilds = [card for card in revealed if card in wild]
+    offered = letters if letters else (LETTERS if wilds else tuple(sorted(set(revealed))))
+    out: list[tuple[float, float, Step]] = []
+    for x in offered:
+        squares: dict[int, None] = {}
+        for k, rule in enumerate((search, *rules)):
+            gains = rule.gains(cells)
+            ranked = sorted(empties, key=lambda i: -gains.get((i, x), 0.0))  # as _greedy_turn ranks them
+            squares.update(dict.fromkeys(ranked[: _PILOT_SPREAD if k == 0 else _GREEDY_SPREAD]))
+        for i in squares:
+            placed = model.place(cells, i, x)
+            card = x if x in revealed else (wilds[0] if wilds else x)
+            rest = list(deck)
+            shown = revealed if letters else _take(revealed, card, rest)
+            towns = dict.fromkeys(rule.after_builds(placed)[1] for rule in rules)
+            final = max(judged(rules, town, shown, rest, wild) for town in towns)
+            out.append((final, search.after_builds(placed)[0], Step(card, i, x)))
+    return out
+
+
+def build_target(
+    search: Search, rules: Sequence[Search], cells: Cells, revealed: tuple[str, ...], deck: list[str]
+) -> Cells:
+    """The town to build to once every card is known (the cube placed): of the greedy rules' builds
+    (``search``'s when there is no other rule), the one whose play-outs score best on ``deck``;
+    the first on ties."""
+    rules = rules or (search,)
+    wild = search.factory_letters()
+    towns = dict.fromkeys(rule.after_builds(cells)[1] for rule in rules)
+    if len(towns) == 1:
+        return next(iter(towns))
+    return max(towns, key=lambda town: judged(rules, town, revealed, deck, wild))
+
+
 def play_out(
     search: Search,
     cells: Cells,
@@ -186,34 +250,16 @@ def play_out(
     deck: list[str],
     wild: set[str],
     letters: tuple[str, ...] | None = None,
+    rules: Sequence[Search] = (),
 ) -> tuple[float, Step] | None:
     """The best final score the bot can count on with every card to come known, and the first step
-    of its line: each offered letter on each of the few squares that advance a pattern most, then
-    the best builds, judged by the final score of the greedy play to the end from there (the
-    evaluation breaks ties). ``letters``: the letters the cube may be once a card is picked (it is
-    already under the deck); else any face-up card may be picked. None if the town is full."""
-    empties = [i for i, t in enumerate(cells) if t == EMPTY]
-    if not empties:
-        return None
-    wilds = [card for card in revealed if card in wild]
-    offered = letters if letters else (LETTERS if wilds else tuple(sorted(set(revealed))))
-    gains = search.gains(cells)
+    of its line: the step whose play-outs (``first_steps``) score best, the evaluation breaking
+    ties. None if the town is full."""
     best: tuple[float, float, Step] | None = None
-    for x in offered:
-        ranked = sorted(empties, key=lambda i: -gains.get((i, x), 0.0))  # as _greedy_turn ranks them
-        for i in ranked[:_PILOT_SPREAD]:
-            value, after = search.after_builds(model.place(cells, i, x))
-            card = x if x in revealed else (wilds[0] if wilds else x)
-            if letters:
-                shown, rest = revealed, list(deck)
-            else:
-                rest = list(deck)
-                shown = _take(revealed, card, rest)
-            final = rollout(search, after, shown, rest, wild)
-            if best is None or (final, value) > (best[0] + 1e-9, best[1]):
-                best = (final, value, Step(card, i, x))
-    assert best is not None
-    return best[0], best[2]
+    for final, value, step in first_steps(search, cells, revealed, deck, wild, letters, rules):
+        if best is None or (final, value) > (best[0] + 1e-9, best[1]):
+            best = (final, value, step)
+    return None if best is None else (best[0], best[2])
 
 
 def best_turn(
@@ -242,7 +288,9 @@ def best_turn(
     return best_key
 
 
-def choose_pick(search: Search, state: State, moves: list[Move], cells: Cells) -> Move | None:
+def choose_pick(
+    search: Search, state: State, moves: list[Move], cells: Cells, rules: Sequence[Search] = ()
+) -> Move | None:
     """The solo pick: every face-up card with every square (any letter for a Factory's card)."""
     deck = solo_deck(state)
     wild = search.factory_letters()
@@ -256,14 +304,14 @@ def choose_pick(search: Search, state: State, moves: list[Move], cells: Cells) -
     if not options:
         return None
     if not deck.unseen:  # every card to come is known: play the game out
-        line = play_out(search, cells, deck.revealed, list(deck.known), wild)
+        line = play_out(search, cells, deck.revealed, list(deck.known), wild, None, rules)
         if line is not None:
             return next(m for m in moves if LETTER[m["resource"]] == line[1].card)
     index = best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))[0]
     return next(m for m in moves if RESOURCES.index(m["resource"]) == index)
 
 
-def choose_place(search: Search, state: State, moves: list[Move], cells: Cells) -> Move:
+def choose_place(search: Search, state: State, moves: list[Move], cells: Cells, rules: Sequence[Search] = ()) -> Move:
     """The solo placement of the picked card once every card is known: the first step of the
     played-out line (the look-ahead of ``ai_search`` places before that: it already knows the next
     face-up cards exactly). A place-phase move other than a cube (a Warehouse's) falls back to the
@@ -275,7 +323,7 @@ def choose_place(search: Search, state: State, moves: list[Move], cells: Cells) 
     deck = solo_deck(state)
     named = state["resource"]
     letters = tuple(sorted({LETTER[str(m.get("resource") or named)] for m in moves if m[MOVE_KEY] == "place"}))
-    line = play_out(search, cells, deck.revealed, list(deck.known), search.factory_letters(), letters)
+    line = play_out(search, cells, deck.revealed, list(deck.known), search.factory_letters(), letters, rules)
     if line is not None:
         _, step = line
         for move in moves:
@@ -296,6 +344,9 @@ __all__ = [
     "choose_pick",
     "choose_place",
     "planned",
+    "build_target",
+    "first_steps",
+    "judged",
     "play_out",
     "rollout",
     "sampled_decks",

@@ -9,7 +9,7 @@ from collections import Counter
 from typing import Any
 
 from games.tiny_towns import GAME, ai_model, ai_solo_plan
-from games.tiny_towns.ai_search import Search
+from games.tiny_towns.ai_search import Search, play_out_rules
 from games.tiny_towns.content import LETTER, RESOURCES, RULES
 from games.tiny_towns.rules import redeal
 
@@ -148,11 +148,17 @@ def _known_picks(seed: int) -> list[dict[str, Any]]:
     return out
 
 
-def _play_out(state: dict[str, Any]) -> tuple[Search, ai_model.Cells, ai_solo_plan.Deck, tuple[float, Any] | None]:
-    search = Search(state, 0, stationary=True)
+def _play_out(
+    state: dict[str, Any], rules: bool = False
+) -> tuple[Search, ai_model.Cells, ai_solo_plan.Deck, tuple[float, Any] | None]:
+    """The play-out with the first greedy rule alone, or (``rules``) with all of the bot's."""
+    greedy = play_out_rules(state, 0)
+    search = greedy[0]
     cells = ai_model.from_engine(state["towns"][0]["cells"])
     deck = ai_solo_plan.solo_deck(state)
-    line = ai_solo_plan.play_out(search, cells, deck.revealed, list(deck.known), search.factory_letters())
+    line = ai_solo_plan.play_out(
+        search, cells, deck.revealed, list(deck.known), search.factory_letters(), None, greedy if rules else ()
+    )
     return search, cells, deck, line
 
 
@@ -181,6 +187,34 @@ def test_once_the_deck_is_known_the_bot_plays_the_line_it_planned() -> None:
     game ends with at least the score planned at the first pick with every card known."""
     for seed in (0, 2):
         states = _known_picks(seed)
-        planned = [line[0] for line in (_play_out(state)[3] for state in states[:-1]) if line is not None]
+        planned = [line[0] for line in (_play_out(state, rules=True)[3] for state in states[:-1]) if line is not None]
         assert planned == sorted(planned), planned
         assert GAME.standings(states[-1])[0]["score"] >= planned[0]
+
+
+def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays() -> None:
+    """With every card known, each step's value is the best final score of any greedy rule's play
+    from any rule's builds after it; the second rule finds better lines than the first alone."""
+    better = 0
+    for state in _known_picks(3)[:-1:4]:
+        greedy = play_out_rules(state, 0)
+        assert len(greedy) >= 2
+        search = greedy[0]
+        cells = ai_model.from_engine(state["towns"][0]["cells"])
+        deck = ai_solo_plan.solo_deck(state)
+        wild = search.factory_letters()
+        alone = {
+            step: final
+            for final, _, step in ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild)
+        }
+        steps = ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild, None, greedy)
+        assert set(alone) <= {step for _, _, step in steps}  # every step of the first rule is tried
+        for final, _, step in steps:
+            rest = list(deck.known)
+            shown = ai_solo_plan._take(deck.revealed, step.card, rest)
+            placed = ai_model.place(cells, step.square, step.letter)
+            towns = {rule.after_builds(placed)[1] for rule in greedy}
+            assert final == max(ai_solo_plan.rollout(r, t, shown, list(rest), wild) for r in greedy for t in towns)
+            assert final >= alone.get(step, final)
+            better += final > alone.get(step, final)
+    assert better > 0
