@@ -32,9 +32,11 @@ from games.tiny_towns.scoring import score_town
 from games.tiny_towns.town import factory_resources
 
 
-# Evaluation weights (bot tuning, not rules).
 @dataclass(frozen=True)
 class Weights:
+    """Evaluation weights (bot tuning, not rules): what cubes, empty squares and unfed Cottages
+    promise, on top of the buildings' real points."""
+
     dead: float = -0.4  # a cube no pattern can use blocks its square (on top of its -1)
     empty: float = 0.3  # an empty square: room for a future building (on top of its -1)
     unfed_hope: float = 3.0  # an unfed Cottage while a feeder may still come
