@@ -243,20 +243,12 @@ def build_target(
     return max(towns, key=lambda town: judged(rules, town, revealed, deck, wild))
 
 
-def play_out(
-    search: Search,
-    cells: Cells,
-    revealed: tuple[str, ...],
-    deck: list[str],
-    wild: set[str],
-    letters: tuple[str, ...] | None = None,
-    rules: Sequence[Search] = (),
-) -> tuple[float, Step] | None:
+def play_out(steps: list[tuple[float, float, Step]]) -> tuple[float, Step] | None:
     """The best final score the bot can count on with every card to come known, and the first step
-    of its line: the step whose play-outs (``first_steps``) score best, the evaluation breaking
-    ties. None if the town is full."""
+    of its line: of ``first_steps``, the step whose play-outs score best, the evaluation breaking
+    ties (then the order tried). None if there is no step (the town is full)."""
     best: tuple[float, float, Step] | None = None
-    for final, value, step in first_steps(search, cells, revealed, deck, wild, letters, rules):
+    for final, value, step in steps:
         if best is None or (final, value) > (best[0] + 1e-9, best[1]):
             best = (final, value, step)
     return None if best is None else (best[0], best[2])
@@ -304,7 +296,7 @@ def choose_pick(
     if not options:
         return None
     if not deck.unseen:  # every card to come is known: play the game out
-        line = play_out(search, cells, deck.revealed, list(deck.known), wild, None, rules)
+        line = play_out(first_steps(search, cells, deck.revealed, list(deck.known), wild, None, rules))
         if line is not None:
             return next(m for m in moves if LETTER[m["resource"]] == line[1].card)
     index = best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))[0]
@@ -323,7 +315,8 @@ def choose_place(search: Search, state: State, moves: list[Move], cells: Cells, 
     deck = solo_deck(state)
     named = state["resource"]
     letters = tuple(sorted({LETTER[str(m.get("resource") or named)] for m in moves if m[MOVE_KEY] == "place"}))
-    line = play_out(search, cells, deck.revealed, list(deck.known), search.factory_letters(), letters, rules)
+    wild = search.factory_letters()
+    line = play_out(first_steps(search, cells, deck.revealed, list(deck.known), wild, letters, rules))
     if line is not None:
         _, step = line
         for move in moves:

@@ -156,8 +156,9 @@ def _play_out(
     search = greedy[0]
     cells = ai_model.from_engine(state["towns"][0]["cells"])
     deck = ai_solo_plan.solo_deck(state)
+    wild = search.factory_letters()
     line = ai_solo_plan.play_out(
-        search, cells, deck.revealed, list(deck.known), search.factory_letters(), None, greedy if rules else ()
+        ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild, None, greedy if rules else ())
     )
     return search, cells, deck, line
 
