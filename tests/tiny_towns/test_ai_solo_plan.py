@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 from games.tiny_towns import GAME, ai_model, ai_solo_plan
 from games.tiny_towns.ai_search import Search, play_out_rules
 from games.tiny_towns.content import LETTER, RESOURCES, RULES
@@ -193,9 +195,12 @@ def test_once_the_deck_is_known_the_bot_plays_the_line_it_planned() -> None:
         assert GAME.standings(states[-1])[0]["score"] >= planned[0]
 
 
-def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays() -> None:
+def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays(monkeypatch: pytest.MonkeyPatch) -> None:
     """With every card known, each step's value is the best final score of any greedy rule's play
-    from any rule's builds after it; the second rule finds better lines than the first alone."""
+    from any rule's builds after it, and each rule's own next step is tried (one square a letter
+    by the first rule's ranking, so that the other rule's squares must be added); the second rule
+    finds better lines than the first alone."""
+    monkeypatch.setattr(ai_solo_plan, "_PILOT_SPREAD", 1)
     better = 0
     for state in _known_picks(3)[:-1:4]:
         greedy = play_out_rules(state, 0)
@@ -210,6 +215,10 @@ def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays() -> None:
         }
         steps = ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild, None, greedy)
         assert set(alone) <= {step for _, _, step in steps}  # every step of the first rule is tried
+        for rule in greedy:  # and each rule's own next step, so no rule's line is lost
+            town = ai_solo_plan._greedy_turn(rule, cells, deck.revealed, wild)[1]
+            tried = {rule.after_builds(ai_model.place(cells, s.square, s.letter))[1] for _, _, s in steps}
+            assert town in tried
         for final, _, step in steps:
             rest = list(deck.known)
             shown = ai_solo_plan._take(deck.revealed, step.card, rest)
