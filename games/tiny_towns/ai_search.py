@@ -522,7 +522,7 @@ def _choose_build(search: Search, state: State, seat: int, cells: Cells, greedy:
     moves = candidate_builds(state, seat, build_moves(state, seat, guild_replacements=False))
     if greedy:  # every card is known: build to the town of the best play-out, the line planned
         deck = ai_solo_plan.solo_deck(state)
-        target = ai_solo_plan.build_target(search, greedy, cells, deck.revealed, list(deck.known))
+        target = ai_solo_plan.best_build(greedy, cells, deck.revealed, list(deck.known), search.factory_letters())[1]
         for move in moves:
             after = model.from_engine(after_build_cells(state, seat, move))
             if after != cells and any(rule.after_builds(after)[1] == target for rule in greedy):

@@ -11,7 +11,7 @@ picks, placements and builds), and keeps the candidate with the best average. Af
 every card is known and one exact order remains: the bot then plays the game out (``play_out``),
 trying each promising first step with quick greedy plays to the end on that order (``rollout``, one
 per greedy rule), and takes the step whose best play-out scores best; it builds to the town that
-play-out started from (``build_target``), so the line it plays is the line it planned.
+play-out started from (``best_build``), so the line it plays is the line it planned.
 
 Hidden information: the order of the unseen cards is never read; the samples come from a seeded
 SplitMix64 whose seed is made only of what the player sees (own town, face-up cards, own picks,
@@ -54,15 +54,15 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 #   decision CPU p99 0.43 s. Told the true order from the first pick (a probe, not a bot), the same
 #   play-out scored no better on seeds 0-6: the greedy play, not the unknown cards, limits it.
 # Each step is judged by several greedy rules' plays (``ai_search._PLAY_OUTS``): 29.68 against 28.63
-# for the first rule alone. Tried and dropped (seeds 0-39, both rules): judging the 3 best steps
-# once more by the best play-out of their own next steps (4 squares a letter) scored 30.2, but at
-# decision CPU p99 2.24 s (2 s allowed); play-outs before the deck is known on 2 guessed orders of
-# the unseen cards (first rule) 29.58 (p99 1.40 s). Earlier, with one rule: a beam search over whole
-# lines to the end (16 towns a round, the best line's first step) replanned at every decision scored
-# 22 on seeds 0-5 against 24: a beam's answer from the next town is not the tail of its answer from
-# this one, so the plans drifted; the same play-outs before the deck is known, averaged over 4 guessed
-# orders of the unseen cards for the 8 best turns, scored 26.45 against 26.57 at three times the CPU
-# (p99 1.67 s).
+# for the first rule alone. Not landed (seeds 0-39, both rules): judging the 3 best steps once more by
+# the best play-out of their own next steps (4 squares a letter) scored 30.23 at decision CPU p99
+# 1.48 s beside CI, and still needs a 200-game bench. Dropped: play-outs before the deck is known on 2
+# guessed orders of the unseen cards (first rule) 29.58 (p99 1.40 s). Earlier, with one rule: a beam
+# search over whole lines to the end (16 towns a round, the best line's first step) replanned at every
+# decision scored 22 on seeds 0-5 against 24: a beam's answer from the next town is not the tail of its
+# answer from this one, so the plans drifted; the same play-outs before the deck is known, averaged
+# over 4 guessed orders of the unseen cards for the 8 best turns, scored 26.45 against 26.57 at three
+# times the CPU (p99 1.67 s).
 _PILOT_SPREAD = 8
 _GREEDY_SPREAD = 3
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
@@ -223,24 +223,24 @@ def first_steps(
             card = x if x in revealed else (wilds[0] if wilds else x)
             rest = list(deck)
             shown = revealed if letters else _take(revealed, card, rest)
-            towns = dict.fromkeys(rule.after_builds(placed)[1] for rule in rules)
-            final = max(judged(rules, town, shown, rest, wild) for town in towns)
+            final = best_build(rules, placed, shown, rest, wild)[0]
             out.append((final, search.after_builds(placed)[0], Step(card, i, x)))
     return out
 
 
-def build_target(
-    search: Search, rules: Sequence[Search], cells: Cells, revealed: tuple[str, ...], deck: list[str]
-) -> Cells:
-    """The town to build to once every card is known (the cube placed): of the greedy rules' builds
-    (``search``'s when there is no other rule), the one whose play-outs score best on ``deck``;
-    the first on ties."""
-    rules = rules or (search,)
-    wild = search.factory_letters()
-    towns = dict.fromkeys(rule.after_builds(cells)[1] for rule in rules)
-    if len(towns) == 1:
-        return next(iter(towns))
-    return max(towns, key=lambda town: judged(rules, town, revealed, deck, wild))
+def best_build(
+    rules: Sequence[Search], cells: Cells, revealed: tuple[str, ...], deck: list[str], wild: set[str]
+) -> tuple[float, Cells]:
+    """Of the greedy ``rules``' builds from ``cells`` (its cube placed), the town whose play-outs
+    score best on ``deck`` (``judged``; the first on ties), with that score. ``first_steps`` judges
+    a step by it and the bot builds to it once every card is known."""
+    best: tuple[float, Cells] | None = None
+    for town in dict.fromkeys(rule.after_builds(cells)[1] for rule in rules):
+        final = judged(rules, town, revealed, deck, wild)
+        if best is None or final > best[0]:
+            best = (final, town)
+    assert best is not None  # there is at least one rule
+    return best
 
 
 def play_out(steps: list[tuple[float, float, Step]]) -> tuple[float, Step] | None:
@@ -337,7 +337,7 @@ __all__ = [
     "choose_pick",
     "choose_place",
     "planned",
-    "build_target",
+    "best_build",
     "first_steps",
     "judged",
     "play_out",
