@@ -54,17 +54,18 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 #   decision CPU p99 0.43 s. Told the true order from the first pick (a probe, not a bot), the same
 #   play-out scored no better on seeds 0-6: the greedy play, not the unknown cards, limits it.
 # Each step is judged by several greedy rules' plays (``ai_search._PLAY_OUTS``): 29.68 against 28.63
-# for the first rule alone. Not landed (seeds 0-39, both rules): judging the 3 best steps once more by
-# the best play-out of their own next steps (4 squares a letter) scored 30.23 at decision CPU p99
-# 1.48 s beside CI, and still needs a 200-game bench. Dropped: play-outs before the deck is known on 2
-# guessed orders of the unseen cards (first rule) 29.58 (p99 1.40 s). Earlier, with one rule: a beam
-# search over whole lines to the end (16 towns a round, the best line's first step) replanned at every
-# decision scored 22 on seeds 0-5 against 24: a beam's answer from the next town is not the tail of its
-# answer from this one, so the plans drifted; the same play-outs before the deck is known, averaged
-# over 4 guessed orders of the unseen cards for the 8 best turns, scored 26.45 against 26.57 at three
-# times the CPU (p99 1.67 s).
+# for the first rule alone; the 3 best steps judged once more by the best play-out of their own next
+# steps (``second_look``, 4 squares a letter): 30.15, decision CPU p99 1.42 s beside tests. Dropped:
+# play-outs before the deck is known on 2 guessed orders of the unseen cards (first rule) 29.58 (p99
+# 1.40 s). Earlier, with one rule: a beam search over whole lines to the end (16 towns a round, the
+# best line's first step) replanned at every decision scored 22 on seeds 0-5 against 24: a beam's
+# answer from the next town is not the tail of its answer from this one, so the plans drifted; the
+# same play-outs before the deck is known, averaged over 4 guessed orders of the unseen cards for
+# the 8 best turns, scored 26.45 against 26.57 at three times the CPU (p99 1.67 s).
 _PILOT_SPREAD = 8
 _GREEDY_SPREAD = 3
+_LOOK_AGAIN = 3  # the best steps judged once more by their own next steps (``second_look``)
+_LOOK_SPREAD = 4  # the first rule's squares a letter for those next steps
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
 
 
@@ -185,6 +186,17 @@ class Step(NamedTuple):
     letter: str
 
 
+class Judged(NamedTuple):
+    """A first step with what the bot can count on after it, every card being known."""
+
+    final: float  # the best final score of the greedy rules' plays after it (``best_build``)
+    value: float  # the evaluation of the town after it, for ties
+    step: Step
+    town: Cells  # after the step and the build its best play-out starts from
+    revealed: tuple[str, ...]  # the face-up cards after it
+    deck: tuple[str, ...]  # the deck after it, top first
+
+
 def judged(rules: Sequence[Search], town: Cells, revealed: tuple[str, ...], deck: list[str], wild: set[str]) -> float:
     """The best final score of the greedy ``rules``' plays to the end from ``town`` on ``deck``."""
     return max(rollout(rule, town, revealed, list(deck), wild) for rule in rules)
@@ -198,33 +210,49 @@ def first_steps(
     wild: set[str],
     letters: tuple[str, ...] | None = None,
     rules: Sequence[Search] = (),
-) -> list[tuple[float, float, Step]]:
-    """Each offered letter on the few squares that advance a pattern most (by ``search``, and each
-    greedy rule's own next squares), then each rule's builds: its best final score by the rules'
-    greedy plays to the end on ``deck`` (``judged``; by default ``search`` is the one rule) and its
-    evaluation. Every rule's own next step is tried, so what a rule's play reaches from here is
-    never lost. ``letters``: the letters the cube may be once a card is picked (it is already under
-    the deck); else any face-up card may be picked. Empty if the town is full."""
+    spread: int = _PILOT_SPREAD,
+) -> list[Judged]:
+    """Each offered letter on the ``spread`` squares that advance a pattern most (by ``search``, and
+    each greedy rule's own next squares), then each rule's builds: its best final score by the
+    rules' greedy plays to the end on ``deck`` (``judged``; by default ``search`` is the one rule)
+    and its evaluation. Every rule's own next step is tried, so what a rule's play reaches from here
+    is never lost. ``letters``: the letters the cube may be once a card is picked (it is already
+    under the deck); else any face-up card may be picked. Empty if the town is full."""
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
     if not empties:
         return []
     rules = rules or (search,)
     wilds = [card for card in revealed if card in wild]
     offered = letters if letters else (LETTERS if wilds else tuple(sorted(set(revealed))))
-    out: list[tuple[float, float, Step]] = []
+    out: list[Judged] = []
     for x in offered:
         squares: dict[int, None] = {}
         for k, rule in enumerate((search, *rules)):
             gains = rule.gains(cells)
             ranked = sorted(empties, key=lambda i: -gains.get((i, x), 0.0))  # as _greedy_turn ranks them
-            squares.update(dict.fromkeys(ranked[: _PILOT_SPREAD if k == 0 else _GREEDY_SPREAD]))
+            squares.update(dict.fromkeys(ranked[: spread if k == 0 else _GREEDY_SPREAD]))
         for i in squares:
             placed = model.place(cells, i, x)
             card = x if x in revealed else (wilds[0] if wilds else x)
             rest = list(deck)
             shown = revealed if letters else _take(revealed, card, rest)
-            final = best_build(rules, placed, shown, rest, wild)[0]
-            out.append((final, search.after_builds(placed)[0], Step(card, i, x)))
+            final, town = best_build(rules, placed, shown, rest, wild)
+            out.append(Judged(final, search.after_builds(placed)[0], Step(card, i, x), town, shown, tuple(rest)))
+    return out
+
+
+def second_look(search: Search, steps: list[Judged], wild: set[str], rules: Sequence[Search] = ()) -> list[Judged]:
+    """``steps`` with the ``_LOOK_AGAIN`` best judged once more: by the best of their own next
+    steps (``first_steps`` from the town after them, ``_LOOK_SPREAD`` squares a letter). Each rule's
+    next step is among those, so a step's value never falls; the next decision tries every step
+    this look tried (its squares include these), so neither does the value of the line played."""
+    order = sorted(range(len(steps)), key=lambda k: (-steps[k].final, -steps[k].value))  # stable
+    out = list(steps)
+    for k in order[:_LOOK_AGAIN]:
+        line = steps[k]
+        after = first_steps(search, line.town, line.revealed, list(line.deck), wild, None, rules, _LOOK_SPREAD)
+        if after:
+            out[k] = line._replace(final=max(line.final, max(a.final for a in after)))
     return out
 
 
@@ -243,15 +271,30 @@ def best_build(
     return best
 
 
-def play_out(steps: list[tuple[float, float, Step]]) -> tuple[float, Step] | None:
+def play_out(steps: list[Judged]) -> tuple[float, Step] | None:
     """The best final score the bot can count on with every card to come known, and the first step
-    of its line: of ``first_steps``, the step whose play-outs score best, the evaluation breaking
-    ties (then the order tried). None if there is no step (the town is full)."""
-    best: tuple[float, float, Step] | None = None
-    for final, value, step in steps:
-        if best is None or (final, value) > (best[0] + 1e-9, best[1]):
-            best = (final, value, step)
-    return None if best is None else (best[0], best[2])
+    of its line: of ``first_steps`` (looked at again by ``second_look``), the step whose play-outs
+    score best, the evaluation breaking ties (then the order tried). None if there is no step (the
+    town is full)."""
+    best: Judged | None = None
+    for line in steps:
+        if best is None or (line.final, line.value) > (best.final + 1e-9, best.value):
+            best = line
+    return None if best is None else (best.final, best.step)
+
+
+def looked(
+    search: Search,
+    cells: Cells,
+    revealed: tuple[str, ...],
+    deck: list[str],
+    wild: set[str],
+    letters: tuple[str, ...] | None,
+    rules: Sequence[Search],
+) -> tuple[float, Step] | None:
+    """The bot's line once every card is known: ``play_out`` of the ``second_look`` at the
+    ``first_steps``."""
+    return play_out(second_look(search, first_steps(search, cells, revealed, deck, wild, letters, rules), wild, rules))
 
 
 def best_turn(
@@ -296,7 +339,7 @@ def choose_pick(
     if not options:
         return None
     if not deck.unseen:  # every card to come is known: play the game out
-        line = play_out(first_steps(search, cells, deck.revealed, list(deck.known), wild, None, rules))
+        line = looked(search, cells, deck.revealed, list(deck.known), wild, None, rules)
         if line is not None:
             return next(m for m in moves if LETTER[m["resource"]] == line[1].card)
     index = best_turn(search, options, deck, sampled_decks(deck, cells, state["round"]))[0]
@@ -316,7 +359,7 @@ def choose_place(search: Search, state: State, moves: list[Move], cells: Cells, 
     named = state["resource"]
     letters = tuple(sorted({LETTER[str(m.get("resource") or named)] for m in moves if m[MOVE_KEY] == "place"}))
     wild = search.factory_letters()
-    line = play_out(first_steps(search, cells, deck.revealed, list(deck.known), wild, letters, rules))
+    line = looked(search, cells, deck.revealed, list(deck.known), wild, letters, rules)
     if line is not None:
         _, step = line
         for move in moves:
@@ -332,6 +375,7 @@ def choose_place(search: Search, state: State, moves: list[Move], cells: Cells, 
 
 __all__ = [
     "Deck",
+    "Judged",
     "Step",
     "best_turn",
     "choose_pick",
@@ -340,8 +384,10 @@ __all__ = [
     "best_build",
     "first_steps",
     "judged",
+    "looked",
     "play_out",
     "rollout",
     "sampled_decks",
+    "second_look",
     "solo_deck",
 ]

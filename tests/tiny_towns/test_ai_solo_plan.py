@@ -153,15 +153,17 @@ def _known_picks(seed: int) -> list[dict[str, Any]]:
 def _play_out(
     state: dict[str, Any], rules: bool = False
 ) -> tuple[Search, ai_model.Cells, ai_solo_plan.Deck, tuple[float, Any] | None]:
-    """The play-out with the first greedy rule alone, or (``rules``) with all of the bot's."""
+    """The play-out with the first greedy rule alone, or (``rules``) as the bot plays it: with all
+    of its rules, the best steps looked at twice."""
     greedy = play_out_rules(state, 0)
     search = greedy[0]
     cells = ai_model.from_engine(state["towns"][0]["cells"])
     deck = ai_solo_plan.solo_deck(state)
     wild = search.factory_letters()
-    line = ai_solo_plan.play_out(
-        ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild, None, greedy if rules else ())
-    )
+    if rules:
+        line = ai_solo_plan.looked(search, cells, deck.revealed, list(deck.known), wild, None, greedy)
+    else:
+        line = ai_solo_plan.play_out(ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild))
     return search, cells, deck, line
 
 
@@ -185,9 +187,10 @@ def test_the_play_out_scores_its_step_by_a_greedy_game_and_never_below_the_greed
 
 
 def test_once_the_deck_is_known_the_bot_plays_the_line_it_planned() -> None:
-    """The weights stay the same as the town grows (``stationary``) and the bot's builds follow the
-    play-out's greedy rule, so what it can count on never falls from one pick to the next and the
-    game ends with at least the score planned at the first pick with every card known."""
+    """The weights stay the same as the town grows (``stationary``), the bot's builds follow the
+    best play-out and the next decision tries every step the second look tried, so what it can
+    count on never falls from one pick to the next and the game ends with at least the score
+    planned at the first pick with every card known."""
     for seed in (0, 2):
         states = _known_picks(seed)
         planned = [line[0] for line in (_play_out(state, rules=True)[3] for state in states[:-1]) if line is not None]
@@ -210,16 +213,16 @@ def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays(monkeypatch: pyt
         deck = ai_solo_plan.solo_deck(state)
         wild = search.factory_letters()
         alone = {
-            step: final
-            for final, _, step in ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild)
+            line.step: line.final
+            for line in ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild)
         }
         steps = ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild, None, greedy)
-        assert set(alone) <= {step for _, _, step in steps}  # every step of the first rule is tried
+        assert set(alone) <= {line.step for line in steps}  # every step of the first rule is tried
         for rule in greedy:  # and each rule's own next step, so no rule's line is lost
             town = ai_solo_plan._greedy_turn(rule, cells, deck.revealed, wild)[1]
-            tried = {rule.after_builds(ai_model.place(cells, s.square, s.letter))[1] for _, _, s in steps}
+            tried = {rule.after_builds(ai_model.place(cells, s.step.square, s.step.letter))[1] for s in steps}
             assert town in tried
-        for final, _, step in steps:
+        for final, _, step, *_ in steps:
             rest = list(deck.known)
             shown = ai_solo_plan._take(deck.revealed, step.card, rest)
             placed = ai_model.place(cells, step.square, step.letter)
@@ -228,3 +231,53 @@ def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays(monkeypatch: pyt
             assert final >= alone.get(step, final)
             better += final > alone.get(step, final)
     assert better > 0
+
+
+def test_the_second_look_judges_the_best_steps_again_by_their_own_next_steps() -> None:
+    """With every card known, the ``_LOOK_AGAIN`` best steps are judged once more: each by the best
+    final score of a greedy play after one of its own next steps, never below what it had, and
+    never below each rule's own greedy step after it; the other steps keep their values. The second
+    look changes the bot's pick at least once, and the bot takes the pick it found."""
+    changed = 0
+    for seed in (3, 5):
+        for state in _known_picks(seed)[:-1:2]:
+            greedy = play_out_rules(state, 0)
+            search = greedy[0]
+            cells = ai_model.from_engine(state["towns"][0]["cells"])
+            deck = ai_solo_plan.solo_deck(state)
+            wild = search.factory_letters()
+            steps = ai_solo_plan.first_steps(search, cells, deck.revealed, list(deck.known), wild, None, greedy)
+            again = ai_solo_plan.second_look(search, steps, wild, greedy)
+            assert [line.step for line in again] == [line.step for line in steps]
+            best = sorted(steps, key=lambda line: (-line.final, -line.value))[: ai_solo_plan._LOOK_AGAIN]
+            for old, new in zip(steps, again, strict=True):
+                if old not in best:
+                    assert new == old
+                    continue
+                assert new.final >= old.final
+                nexts = {}  # each next step's best play-out, worked out here from the rules' plays
+                for rule in greedy if ai_model.EMPTY in old.town else ():
+                    card, town = ai_solo_plan._greedy_turn(rule, old.town, old.revealed, wild)
+                    rest = list(old.deck)
+                    shown = ai_solo_plan._take(old.revealed, card, rest)
+                    assert new.final >= max(ai_solo_plan.rollout(r, town, shown, list(rest), wild) for r in greedy)
+                spread = ai_solo_plan._LOOK_SPREAD
+                for line in ai_solo_plan.first_steps(
+                    search, old.town, old.revealed, list(old.deck), wild, None, greedy, spread
+                ):
+                    rest = list(old.deck)
+                    shown = ai_solo_plan._take(old.revealed, line.step.card, rest)
+                    placed = ai_model.place(old.town, line.step.square, line.step.letter)
+                    towns = {rule.after_builds(placed)[1] for rule in greedy}
+                    nexts[line.step] = max(
+                        ai_solo_plan.rollout(r, t, shown, list(rest), wild) for r in greedy for t in towns
+                    )
+                assert new.final == max(old.final, *nexts.values()) if nexts else new.final == old.final
+            first = ai_solo_plan.play_out(steps)
+            look = ai_solo_plan.play_out(again)
+            assert first is not None and look is not None
+            assert look[0] >= first[0]
+            if look[1].card != first[1].card:
+                changed += 1
+                assert LETTER[GAME.bot_move(state, 0, 2)["resource"]] == look[1].card
+    assert changed > 0
