@@ -55,7 +55,9 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 #   play-out scored no better on seeds 0-6: the greedy play, not the unknown cards, limits it.
 # Each step is judged by several greedy rules' plays (``ai_search._PLAY_OUTS``): 29.68 against 28.63
 # for the first rule alone; the 3 best steps judged once more by the best play-out of their own next
-# steps (``second_look``, 4 squares a letter): 30.15, decision CPU p99 1.42 s beside tests. Dropped:
+# steps (``second_look``, 4 squares a letter): 30.15, decision CPU p99 1.42 s beside tests (seeds
+# 0-19: 29.55; the 6 best: 30.0 at p99 2.27 s). With a third rule (Chapel +1, Well -0.5), seeds 0-19:
+# the 3 best looked at twice 30.7 at p99 2.30 s, the 2 best (kept) 30.55 at p99 1.76 s. Dropped:
 # play-outs before the deck is known on 2 guessed orders of the unseen cards (first rule) 29.58 (p99
 # 1.40 s). Earlier, with one rule: a beam search over whole lines to the end (16 towns a round, the
 # best line's first step) replanned at every decision scored 22 on seeds 0-5 against 24: a beam's
@@ -64,7 +66,7 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 # the 8 best turns, scored 26.45 against 26.57 at three times the CPU (p99 1.67 s).
 _PILOT_SPREAD = 8
 _GREEDY_SPREAD = 3
-_LOOK_AGAIN = 3  # the best steps judged once more by their own next steps (``second_look``)
+_LOOK_AGAIN = 2  # the best steps judged once more by their own next steps (``second_look``)
 _LOOK_SPREAD = 4  # the first rule's squares a letter for those next steps
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
 
@@ -210,14 +212,15 @@ def first_steps(
     wild: set[str],
     letters: tuple[str, ...] | None = None,
     rules: Sequence[Search] = (),
-    spread: int = _PILOT_SPREAD,
+    spread: int | None = None,
 ) -> list[Judged]:
-    """Each offered letter on the ``spread`` squares that advance a pattern most (by ``search``, and
-    each greedy rule's own next squares), then each rule's builds: its best final score by the
-    rules' greedy plays to the end on ``deck`` (``judged``; by default ``search`` is the one rule)
-    and its evaluation. Every rule's own next step is tried, so what a rule's play reaches from here
-    is never lost. ``letters``: the letters the cube may be once a card is picked (it is already
-    under the deck); else any face-up card may be picked. Empty if the town is full."""
+    """Each offered letter on the ``spread`` squares (``_PILOT_SPREAD`` unless given) that advance a
+    pattern most (by ``search``, and each greedy rule's own next squares), then each rule's builds:
+    its best final score by the rules' greedy plays to the end on ``deck`` (``judged``; by default
+    ``search`` is the one rule) and its evaluation. Every rule's own next step is tried, so what a
+    rule's play reaches from here is never lost. ``letters``: the letters the cube may be once a
+    card is picked (it is already under the deck); else any face-up card may be picked. Empty if
+    the town is full."""
     empties = [i for i, t in enumerate(cells) if t == EMPTY]
     if not empties:
         return []
@@ -230,7 +233,7 @@ def first_steps(
         for k, rule in enumerate((search, *rules)):
             gains = rule.gains(cells)
             ranked = sorted(empties, key=lambda i: -gains.get((i, x), 0.0))  # as _greedy_turn ranks them
-            squares.update(dict.fromkeys(ranked[: spread if k == 0 else _GREEDY_SPREAD]))
+            squares.update(dict.fromkeys(ranked[: (spread or _PILOT_SPREAD) if k == 0 else _GREEDY_SPREAD]))
         for i in squares:
             placed = model.place(cells, i, x)
             card = x if x in revealed else (wilds[0] if wilds else x)
