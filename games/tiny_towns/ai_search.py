@@ -64,7 +64,7 @@ _TABLE = Weights()
 # rule (Farm +1.5, Cottage +0.5) 28.98, before every rule's own steps and builds were tried. The third
 # rule here leans to Chapels over Wells (a Chapel counts every fed Cottage, a Well only its
 # neighbours), for lines the other two miss: seeds 0-19 with the second look
-# (``ai_solo_plan.second_look``) 30.7 against 29.55.
+# (``ai_solo_plan.second_look``) 30.55 against 29.55 without it.
 _PLAY_OUTS = (
     Weights(
         dead=-0.6,

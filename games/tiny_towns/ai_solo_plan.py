@@ -10,7 +10,8 @@ best line a few rounds ahead on each as if that order were known (a beam search 
 picks, placements and builds), and keeps the candidate with the best average. After 12 picks
 every card is known and one exact order remains: the bot then plays the game out (``play_out``),
 trying each promising first step with quick greedy plays to the end on that order (``rollout``, one
-per greedy rule), and takes the step whose best play-out scores best; it builds to the town that
+per greedy rule), judges the best few once more by the best play-out of their own next steps
+(``second_look``), and takes the step that scores best; it builds to the town that step's best
 play-out started from (``best_build``), so the line it plays is the line it planned.
 
 Hidden information: the order of the unseen cards is never read; the samples come from a seeded
