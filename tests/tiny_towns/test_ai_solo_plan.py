@@ -150,6 +150,23 @@ def _known_picks(seed: int) -> list[dict[str, Any]]:
     return out
 
 
+def _worked_out(
+    greedy: list[Search],
+    town: ai_model.Cells,
+    revealed: tuple[str, ...],
+    deck: tuple[str, ...],
+    step: ai_solo_plan.Step,
+    wild: set[str],
+) -> float:
+    """A step's value worked out from the greedy rules' own plays: each rule's play-out to the end
+    from each rule's builds after the step's cube."""
+    rest = list(deck)
+    shown = ai_solo_plan._take(revealed, step.card, rest)
+    placed = ai_model.place(town, step.square, step.letter)
+    towns = {rule.after_builds(placed)[1] for rule in greedy}
+    return max(ai_solo_plan.rollout(r, t, shown, list(rest), wild) for r in greedy for t in towns)
+
+
 def _play_out(
     state: dict[str, Any], rules: bool = False
 ) -> tuple[Search, ai_model.Cells, ai_solo_plan.Deck, tuple[float, Any] | None]:
@@ -223,11 +240,7 @@ def test_a_step_is_judged_by_the_best_of_the_greedy_rules_plays(monkeypatch: pyt
             tried = {rule.after_builds(ai_model.place(cells, s.step.square, s.step.letter))[1] for s in steps}
             assert town in tried
         for final, _, step, *_ in steps:
-            rest = list(deck.known)
-            shown = ai_solo_plan._take(deck.revealed, step.card, rest)
-            placed = ai_model.place(cells, step.square, step.letter)
-            towns = {rule.after_builds(placed)[1] for rule in greedy}
-            assert final == max(ai_solo_plan.rollout(r, t, shown, list(rest), wild) for r in greedy for t in towns)
+            assert final == _worked_out(greedy, cells, deck.revealed, deck.known, step, wild)
             assert final >= alone.get(step, final)
             better += final > alone.get(step, final)
     assert better > 0
@@ -255,24 +268,15 @@ def test_the_second_look_judges_the_best_steps_again_by_their_own_next_steps() -
                 assert new == old
                 continue
             assert new.final >= old.final
-            nexts = {}  # each next step's best play-out, worked out here from the rules' plays
-            for rule in greedy if ai_model.EMPTY in old.town else ():
+            for rule in greedy if ai_model.EMPTY in old.town else ():  # each rule's own next step
                 card, town = ai_solo_plan._greedy_turn(rule, old.town, old.revealed, wild)
                 rest = list(old.deck)
                 shown = ai_solo_plan._take(old.revealed, card, rest)
                 assert new.final >= max(ai_solo_plan.rollout(r, town, shown, list(rest), wild) for r in greedy)
             spread = ai_solo_plan._LOOK_SPREAD
-            for line in ai_solo_plan.first_steps(
-                search, old.town, old.revealed, list(old.deck), wild, None, greedy, spread
-            ):
-                rest = list(old.deck)
-                shown = ai_solo_plan._take(old.revealed, line.step.card, rest)
-                placed = ai_model.place(old.town, line.step.square, line.step.letter)
-                towns = {rule.after_builds(placed)[1] for rule in greedy}
-                nexts[line.step] = max(
-                    ai_solo_plan.rollout(r, t, shown, list(rest), wild) for r in greedy for t in towns
-                )
-            assert new.final == max(old.final, *nexts.values()) if nexts else new.final == old.final
+            nexts = ai_solo_plan.first_steps(search, old.town, old.revealed, list(old.deck), wild, None, greedy, spread)
+            worked = [_worked_out(greedy, old.town, old.revealed, old.deck, line.step, wild) for line in nexts]
+            assert new.final == max([old.final, *worked])  # the town may be full: no next step
         first = ai_solo_plan.play_out(steps)
         look = ai_solo_plan.play_out(again)
         assert first is not None and look is not None
