@@ -48,15 +48,10 @@ class Pattern:
     need: tuple[str, ...]
     size: int
     mask: int
-    need_masks: tuple[int, int, int, int, int]  # squares needing each letter, in LETTERS order
 
 
 def _pattern(slug: str, cells: tuple[int, ...], need: tuple[str, ...]) -> Pattern:
-    masks: dict[str, int] = {}
-    for c, letter in zip(cells, need, strict=True):
-        masks[letter] = masks.get(letter, 0) | 1 << c
-    a, b, c, d, e = (masks.get(letter, 0) for letter in LETTERS)
-    return Pattern(slug, cells, need, SIZES[slug], sum(1 << c for c in cells), (a, b, c, d, e))
+    return Pattern(slug, cells, need, SIZES[slug], sum(1 << c for c in cells))
 
 
 def patterns_for(slugs: list[str]) -> list[Pattern]:

@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from games.tiny_towns import GAME, ai_model
 from games.tiny_towns.ai_search import Search
 from games.tiny_towns.patterns import CELL_INDEX
@@ -101,6 +104,34 @@ def test_level_two_search_sees_a_complete_pattern_and_builds_it() -> None:
     assert [p.slug for p in analysis.complete] == ["tavern"]
     value, built = search.after_builds(town)
     assert built.count("tavern") == 1 and value > analysis.value
+
+
+_TOKENS = st.sampled_from(["", "", "", *ai_model.LETTERS, "cottage", "well", "trading-post"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_TOKENS, min_size=16, max_size=16))
+def test_the_search_scans_exactly_the_patterns_a_town_leaves_open(tokens: list[str]) -> None:
+    """The search visits only the rows a town leaves open (a bitset per square and token): they
+    are the patterns whose every occupied square holds the letter it needs or a Trading Post, the
+    complete ones are those with every square so filled (not by Trading Posts alone), and the
+    squares worth a cube are exactly the empty squares of the open patterns, with their letters."""
+    state = GAME.setup(["ann"], FIRST_GAME, 1)
+    search = Search(state, 0)
+    town = tuple(tokens)
+
+    def fits(c: int, need: str) -> bool:
+        return town[c] in ("", need, "trading-post")
+
+    open_rows = [p for p in search.patterns if all(fits(c, n) for c, n in zip(p.cells, p.need, strict=True))]
+    bits = search._open_rows(town)[0]
+    assert [p for k, p in enumerate(search.patterns) if bits >> k & 1] == open_rows
+    complete = [
+        p for p in open_rows if all(town[c] for c in p.cells) and any(town[c] != "trading-post" for c in p.cells)
+    ]
+    assert search.analyse(town).complete == complete
+    squares = {(c, n) for p in open_rows for c, n in zip(p.cells, p.need, strict=True) if not town[c]}
+    assert set(search.gains(town)) == squares
 
 
 def test_level_two_wins_four_player_games_against_level_one() -> None:
