@@ -58,7 +58,11 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 # for the first rule alone; the 3 best steps judged once more by the best play-out of their own next
 # steps (``second_look``, 4 squares a letter): 30.15, decision CPU p99 1.42 s beside tests (seeds
 # 0-19: 29.55; the 6 best: 30.0 at p99 2.27 s). With a third rule (Chapel +1, Well -0.5), seeds 0-19:
-# the 3 best looked at twice 30.7 at p99 2.30 s, the 2 best (kept) 30.55 at p99 1.76 s. Dropped:
+# the 3 best looked at twice 30.7 at p99 2.30 s, the 2 best 30.55 at p99 1.76 s; once the search
+# visited only the open patterns (half the CPU), the 3 best (kept) at p99 1.08 s, the 6 best 30.75
+# (p99 1.74 s), the 3 best with 6 squares a letter 30.6, every step with 4 empty squares or fewer
+# 30.65, greedy plays on 4 squares a letter 30.1, a fourth rule (Tavern +1.5) 30.55 at p99 3.4 s,
+# and before the deck is known 6 sampled orders for 6 candidates 29.8. Dropped:
 # play-outs before the deck is known on 2 guessed orders of the unseen cards (first rule) 29.58 (p99
 # 1.40 s). Earlier, with one rule: a beam search over whole lines to the end (16 towns a round, the
 # best line's first step) replanned at every decision scored 22 on seeds 0-5 against 24: a beam's
@@ -67,7 +71,7 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 # the 8 best turns, scored 26.45 against 26.57 at three times the CPU (p99 1.67 s).
 _PILOT_SPREAD = 8
 _GREEDY_SPREAD = 3
-_LOOK_AGAIN = 2  # the best steps judged once more by their own next steps (``second_look``)
+_LOOK_AGAIN = 3  # the best steps judged once more by their own next steps (``second_look``)
 _LOOK_SPREAD = 4  # the first rule's squares a letter for those next steps
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
 
