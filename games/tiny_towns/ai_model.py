@@ -2,7 +2,8 @@
 
 The search looks at thousands of hypothetical towns per decision, so it does not go through
 ``rules.apply`` (a full state copy per move): a town is a tuple of 16 tokens, ``""`` for an empty
-square, a resource letter for a cube, ``"*"`` for a Trading Post and a building slug otherwise.
+square, a resource letter for a cube and a building's slug otherwise (a Trading Post,
+``"trading-post"``, stands in for any letter of a pattern; ``mark`` shows it as ``"*"``).
 Only the bot's own town is modelled; the real moves it sends are always the engine's legal moves.
 """
 

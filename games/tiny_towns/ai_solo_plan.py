@@ -7,12 +7,13 @@ followed by its own earlier picks in the order it made them, so once the unseen 
 some order the rounds to come depend only on its own choices. For the few best candidate turns,
 the bot samples a few orders of the unseen cards (the same ones for every candidate), searches its
 best line a few rounds ahead on each as if that order were known (a beam search over its own
-picks, placements and builds), and keeps the candidate with the best average. After 12 picks
-every card is known and one exact order remains: the bot then plays the game out (``play_out``),
-trying each promising first step with quick greedy plays to the end on that order (``rollout``, one
-per greedy rule), judges the best few once more by the best play-out of their own next steps
-(``second_look``), and takes the step that scores best; it builds to the town that step's best
-play-out started from (``best_build``), so the line it plays is the line it planned.
+picks, placements and builds), and keeps the candidate with the best average. After 11 picks
+every card is known (the one still unseen follows from those seen) and one exact order remains:
+the bot then plays the game out (``play_out``), trying each promising first step with quick
+greedy plays to the end on that order (``rollout``, one per greedy rule), judges the best few once
+more by the best play-out of their own next steps (``second_look``), and takes the step that scores
+best; it builds to the town that step's best play-out started from (``best_build``), so the line
+it plays is the line it planned.
 
 Hidden information: the order of the unseen cards is never read; the samples come from a seeded
 SplitMix64 whose seed is made only of what the player sees (own town, face-up cards, own picks,
@@ -43,7 +44,7 @@ _SAMPLES = 3  # sampled orders of the unseen cards (one once the whole deck is k
 _BEAM = 2  # towns kept per round of the plan search
 _DEPTH = 3  # rounds the plan search looks ahead
 _SPREAD = 2  # squares tried per offered letter, by the pattern gain
-# Once every card to come is known (after 12 picks) the rest of the game is a puzzle the bot can
+# Once every card to come is known (after 11 picks) the rest of the game is a puzzle the bot can
 # solve by playing it out: every first step (an offered letter on one of the _PILOT_SPREAD squares
 # that advance a pattern most) is judged by the final score of a greedy play to the end on the known
 # order (``rollout``; _GREEDY_SPREAD squares per letter each round). The greedy play's own next step
@@ -80,8 +81,9 @@ class Deck(NamedTuple):
     """What the solo player knows of the resource cards, as letters."""
 
     revealed: tuple[str, ...]
-    unseen: tuple[str, ...]  # the cards on top of the deck, as a sorted multiset
-    known: tuple[str, ...]  # below them: the player's own picks, oldest first
+    unseen: tuple[str, ...]  # the cards on top of the deck, as a sorted multiset (in some order)
+    known: tuple[str, ...]  # below them: the player's own picks, oldest first (and on top of those
+    # the unseen cards when they can lie in one order only: the last one, or all alike)
 
 
 def solo_deck(state: State) -> Deck:
@@ -96,8 +98,11 @@ def solo_deck(state: State) -> Deck:
         counts[LETTER[r]] -= 1
     for letter in known:
         counts[letter] -= 1
-    unseen = tuple(sorted(letter for letter, n in counts.items() for _ in range(max(0, n))))
-    return Deck(tuple(LETTER[r] for r in solo["revealed"]), unseen[: len(deck) - own], known)
+    unseen = tuple(sorted(letter for letter, n in counts.items() for _ in range(max(0, n))))[: len(deck) - own]
+    revealed = tuple(LETTER[r] for r in solo["revealed"])
+    if len(set(unseen)) == 1:  # one card left unseen (after 11 picks), or all alike: one order
+        return Deck(revealed, (), unseen + known)
+    return Deck(revealed, unseen, known)
 
 
 def sampled_decks(deck: Deck, cells: Cells, round_no: int) -> list[list[str]]:

@@ -50,6 +50,33 @@ def test_the_deck_the_bot_knows_is_its_own_picks_under_the_unseen_multiset() -> 
             )
 
 
+def test_the_last_unseen_card_or_unseen_cards_all_alike_lie_in_one_order_and_count_as_known() -> None:
+    """After 11 picks one card is unseen: what it is follows from the cards seen, so the whole
+    deck is known (it is the engine's deck, whatever order the unseen cards were dealt in) and the
+    bot plays the game out a pick earlier. Two unseen cards of one letter are known the same way;
+    two different ones are not."""
+    state, picked = _picks(3, 11)
+    deck = ai_solo_plan.solo_deck(state)
+    assert not deck.unseen and len(deck.known) == len(state["solo"]["deck"]) and deck.known[1:] == tuple(picked)
+    assert deck.known == tuple(LETTER[r] for r in state["solo"]["deck"])
+    assert all(ai_solo_plan.solo_deck(redeal(state, 0, 50 + other)) == deck for other in range(3))
+    # After 10 picks: wood, wheat, brick face up; two cards unseen, ten picks under them.
+    for unseen in (["stone", "stone"], ["glass", "stone"]):
+        rest = Counter({r: RULES["solo"]["cards_per_resource"] for r in RESOURCES})
+        rest.subtract(["wood", "wheat", "brick", *unseen])
+        picks = sorted(rest.elements())
+        ten = {
+            "round": 11,
+            "phase": "announce",
+            "solo": {"revealed": ["wood", "wheat", "brick"], "deck": unseen + picks},
+        }
+        known = ai_solo_plan.solo_deck(ten)
+        if unseen[0] == unseen[1]:
+            assert known == (("W", "H", "B"), (), ("S", "S", *(LETTER[r] for r in picks)))
+        else:
+            assert known == (("W", "H", "B"), ("G", "S"), tuple(LETTER[r] for r in picks))
+
+
 def test_sampled_decks_hold_the_unseen_cards_then_the_own_picks() -> None:
     state, _ = _picks(8, 4)
     deck = ai_solo_plan.solo_deck(state)
