@@ -63,7 +63,9 @@ _SPREAD = 2  # squares tried per offered letter, by the pattern gain
 # visited only the open patterns (half the CPU), the 3 best (kept) at p99 1.08 s, the 6 best 30.75
 # (p99 1.74 s), the 3 best with 6 squares a letter 30.6, every step with 4 empty squares or fewer
 # 30.65, greedy plays on 4 squares a letter 30.1, a fourth rule (Tavern +1.5) 30.55 at p99 3.4 s,
-# and before the deck is known 6 sampled orders for 6 candidates 29.8. Dropped:
+# and before the deck is known 6 sampled orders for 6 candidates 29.8. The 200-game bench (all 200
+# seeds): 30.29 with the 3 best; with the deck known a pick earlier (the last unseen card follows from
+# those seen, ``solo_deck``) 30.55 at p99 1.10 s (seeds 0-39: 30.68 against 30.58). Dropped:
 # play-outs before the deck is known on 2 guessed orders of the unseen cards (first rule) 29.58 (p99
 # 1.40 s). Earlier, with one rule: a beam search over whole lines to the end (16 towns a round, the
 # best line's first step) replanned at every decision scored 22 on seeds 0-5 against 24: a beam's
