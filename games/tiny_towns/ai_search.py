@@ -151,8 +151,7 @@ class Search:
             (p, p.mask, p.size, self.weights[p.slug], p.slug in self.feeders, tuple(zip(p.cells, p.need, strict=True)))
             for p in self.patterns
         ]
-        self._all_rows = (1 << len(self._rows)) - 1
-        self._apart, self._open = _open_tables(tuple(self.patterns))
+        self._all_rows, self._apart, self._open = _open_tables(tuple(self.patterns))
         self._scores: dict[tuple[str, ...], tuple[float, int]] = {}  # by the buildings alone
         self._points: dict[Cells, tuple[float, int]] = {}  # the same, by the whole town
         self._evals: dict[Cells, Analysis] = {}
@@ -385,12 +384,13 @@ class Search:
 
 
 @lru_cache(maxsize=64)
-def _open_tables(patterns: tuple[Pattern, ...]) -> tuple[list[int], list[dict[str, int]]]:
-    """Per square, the rows (a bitset over ``patterns``) that a token there leaves open: the rows
-    apart from the square, plus, for a cube, the rows needing its letter there (a Trading Post keeps
-    every row; any other building only the rows apart). A town's open rows are the AND over its
-    occupied squares, so ``analyse`` visits only those (about 24 of 284 half-way through a solo
-    game) instead of testing every row. Built once per set of patterns: every decision asks."""
+def _open_tables(patterns: tuple[Pattern, ...]) -> tuple[int, list[int], list[dict[str, int]]]:
+    """Every row, and per square the rows (bitsets over ``patterns``) that a token there leaves
+    open: the rows apart from the square, plus, for a cube, the rows needing its letter there (a
+    Trading Post keeps every row; any other building only the rows apart). A town's open rows are
+    the AND over its occupied squares, so ``analyse`` visits only those (about 24 of 284 half-way
+    through a solo game) instead of testing every row. Built once per set of patterns: every
+    decision asks."""
     every = (1 << len(patterns)) - 1
     apart = [every & ~sum(1 << k for k, p in enumerate(patterns) if p.mask >> c & 1) for c in range(16)]
     tables: list[dict[str, int]] = []
@@ -400,7 +400,7 @@ def _open_tables(patterns: tuple[Pattern, ...]) -> tuple[list[int], list[dict[st
             if p.mask >> c & 1:
                 kept[p.need[p.cells.index(c)]] |= 1 << k
         tables.append({**kept, "trading-post": every})
-    return apart, tables
+    return every, apart, tables
 
 
 def _future_points(slug: str, counts: dict[str, int], level1: float) -> float:

@@ -83,9 +83,9 @@ class Deck(NamedTuple):
     """What the solo player knows of the resource cards, as letters."""
 
     revealed: tuple[str, ...]
-    unseen: tuple[str, ...]  # the cards on top of the deck, as a sorted multiset (in some order)
-    known: tuple[str, ...]  # below them: the player's own picks, oldest first (and on top of those
-    # the unseen cards when they can lie in one order only: the last one, or all alike)
+    unseen: tuple[str, ...]  # the cards on top of the deck, order unknown: a sorted multiset
+    known: tuple[str, ...]  # below them, in order: the player's own picks, oldest first (under the
+    # unseen cards themselves when those can lie in one order only: the last one, or all alike)
 
 
 def solo_deck(state: State) -> Deck:

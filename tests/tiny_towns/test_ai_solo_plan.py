@@ -52,8 +52,8 @@ def test_the_deck_the_bot_knows_is_its_own_picks_under_the_unseen_multiset() -> 
 
 def test_the_last_unseen_card_or_unseen_cards_all_alike_lie_in_one_order_and_count_as_known() -> None:
     """After 11 picks one card is unseen: what it is follows from the cards seen, so the whole
-    deck is known (it is the engine's deck, whatever order the unseen cards were dealt in) and the
-    bot plays the game out a pick earlier. Two unseen cards of one letter are known the same way;
+    deck is known (it is the engine's deck, whatever order the unseen cards were dealt in), so the
+    bot can play the game out a pick earlier. Two unseen cards of one letter are known the same way;
     two different ones are not."""
     state, picked = _picks(3, 11)
     deck = ai_solo_plan.solo_deck(state)
