@@ -12,8 +12,9 @@ What the bot may know: its own town, the building cards, the public revealed res
 solo, its own earlier picks. It never reads the order of the face-down solo deck: after k picks
 the deck is the unseen cards (their order unknown, taken as a multiset) followed by its own k
 picks in order, so the next card is drawn from that multiset (or is known once k >= 11: one card
-is left unseen). The search is fully deterministic: no random numbers at all, so the host may
-recompute a move.
+is left unseen). The search is fully deterministic (no clock; in solo, the sampled orders of the
+unseen cards come from a seed made only of public facts, ``ai_solo_plan.sampled_decks``), so the
+host may recompute a move.
 """
 
 from __future__ import annotations
