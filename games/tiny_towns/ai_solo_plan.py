@@ -86,7 +86,8 @@ _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
 # little for the time. The same with 6 unseen or fewer on 12 sampled orders: 29.75 (a greedy play-out
 # from further back misleads). A probe told the true order (not a bot): 33.6 from the first pick,
 # 32.05 from the 5th, 31.5 from the 9th: the unseen cards hide points that averaging over their orders
-# does not win.
+# does not win. What won them: the probe's towns held three times the Theaters, and a Theater counted
+# 3 more until the deck is known (``ai_search._SOLO``) scores 32.56 on the 200-game bench.
 
 
 class Deck(NamedTuple):
