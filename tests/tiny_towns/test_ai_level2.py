@@ -50,8 +50,8 @@ def test_before_the_solo_deck_is_known_level_two_counts_a_theater_higher_than_at
     """A solo town fills up only as fast as its cubes leave it, so a Theater's square is worth more
     than the table's estimate (the Theater's lines as they are): until the deck is known the solo
     search counts a Theater 3 more, and every other building as at the table. A town holding three
-    of a Theater's four cubes is worth that much more to it; a two-player game keeps the table's
-    weights."""
+    of a Theater's four cubes is worth over a point more to it than to the table's search; a
+    two-player game keeps the table's weights."""
     solo = GAME.setup(["ann"], FIRST_GAME, 1)
     search, table = Search(solo, 0), Search(solo, 0, weights=ai_search._TABLE)
     assert {slug: weight - table.weights[slug] for slug, weight in search.weights.items()} == {
