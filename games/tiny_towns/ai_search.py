@@ -127,8 +127,8 @@ class Search:
     def __init__(self, state: State, seat: int, stationary: bool = False, weights: Weights | None = None) -> None:
         """``stationary``: weigh the buildings as for an empty town, so that the weights (and the
         greedy play they steer) stay the same from one decision to the next as the town grows; such
-        a search uses the play-out's first greedy rule unless ``weights`` are given; any other the
-        table's weights (``_SOLO`` in solo)."""
+        a search uses the play-out's first greedy rule unless ``weights`` are given. Otherwise a
+        search uses the table's weights (``_TABLE``), or ``_SOLO`` in a solo game."""
         from games.tiny_towns.ai import estimated_points  # the level-1 estimates, once per decision
 
         self.state, self.seat = state, seat

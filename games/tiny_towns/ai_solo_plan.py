@@ -77,12 +77,13 @@ _GREEDY_SPREAD = 3
 _LOOK_AGAIN = 3  # the best steps judged once more by their own next steps (``second_look``)
 _LOOK_SPREAD = 4  # the first rule's squares a letter for those next steps
 _ROLLOUT_ROUNDS = 40  # a bound only: a town fills up well before
-# Tried and dropped before the deck is known (seeds 0-19, where these settings score 30.15): a wider
-# plan search (8 candidates 30.2, 6 sampled orders 30.2, 4 rounds deep 30.4, a beam of 4 30.3), the
-# plan search placing the cube too (29.85), and with 4 cards unseen or fewer the play-outs averaged
+# Tried and dropped before the deck is known (seeds 0-19, where these settings scored 30.15 before
+# the solo Theater weight, ``ai_search._SOLO``): a wider plan search (8 candidates 30.2, 6 sampled
+# orders 30.2, 4 rounds deep 30.4, a beam of 4 30.3), the plan search placing the cube too (29.85),
+# and with 4 cards unseen or fewer the play-outs averaged
 # over every order the unseen cards may lie in (at most 24): for the picks 30.05, the picks and
 # placements 31.1, the placements alone 31.6 (seeds 20-39 31.2 and 40-79 30.98, against 31.2 and 31.0
-# now); the 200-game bench 30.68 against 30.55, decision p99 1.35 s against 1.11 s (max 3.8 s): too
+# then); the 200-game bench 30.68 against 30.55, decision p99 1.35 s against 1.11 s (max 3.8 s): too
 # little for the time. The same with 6 unseen or fewer on 12 sampled orders: 29.75 (a greedy play-out
 # from further back misleads). A probe told the true order (not a bot): 33.6 from the first pick,
 # 32.05 from the 5th, 31.5 from the 9th: the unseen cards hide points that averaging over their orders
