@@ -53,16 +53,28 @@ COMPRESSION_LEVEL = 6
 # Decoded states kept per Store, keyed by (game id, version): a command that reads a game another
 # query of this process just read (autocomplete, the move menu, the command itself) decodes it once.
 STATE_CACHE_SIZE = 512
+# How long a write waits for another process's write lock (SQLite's busy_timeout), on the database thread.
+BUSY_TIMEOUT_MS = 5000
+# Writes between WAL checkpoints. SQLite's own automatic checkpoint is off (it would run inside the
+# COMMIT of whichever write crosses its threshold, on the event loop for a write made there, fsyncs
+# included); the store runs a PASSIVE one on the database thread instead. A move writes about 6
+# pages, so 200 writes keep the WAL near SQLite's default of 1,000 pages.
+CHECKPOINT_EVERY = 200
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 # A test-only fault hook: called with the name of every commit boundary of every write transaction
 # ("commit:after_begin", "commit:statement", "commit:before_commit", "commit:after_commit", ...),
-# on the database thread; a crash test makes it end the process there.
+# where the transaction runs (the event loop's thread or the database thread); a crash test makes it
+# end the process there.
 FaultHook = Callable[[str], None]
 # True while this task runs statements inside a transaction it holds the lock for (the commit's
 # hooks): the helpers then run their statements in that transaction instead of waiting for the lock.
 _IN_TRANSACTION: contextvars.ContextVar[bool] = contextvars.ContextVar("store_in_transaction", default=False)
+
+
+class _Busy(Exception):
+    """Another connection holds SQLite's write lock; nothing was run."""
 
 
 class StaleVersion(Exception):
@@ -371,7 +383,9 @@ def _open_failure(where: str, exc: BaseException) -> str:
 
 
 async def _connect(where: str) -> aiosqlite.Connection:
-    db = aiosqlite.connect(where, isolation_level=None)
+    # check_same_thread=False: small write transactions run on the event loop's thread (see
+    # Store._transaction), always under the store's lock, so never at the same time as the worker's.
+    db = aiosqlite.connect(where, isolation_level=None, check_same_thread=False)
     # aiosqlite's worker thread is not a daemon, so one store left open would keep the process alive at
     # exit (a test run that never ends). SQLite is crash-safe and close() still finishes every write.
     # (aiosqlite 0.22 on, as pyproject.toml pins: before it the connection was itself the thread.)
@@ -414,6 +428,7 @@ class Store(CommunityStore, SharedStatements):
         self._states: dict[int, tuple[int, dict[str, Any]]] = {}
         self.fault_hook: FaultHook | None = None  # tests only: see FaultHook
         self.state_decodes = 0  # full state decodes (decompress + parse), for bench/store_counter.py
+        self._writes = 0  # writes since the last checkpoint, the one being made included
 
     @classmethod
     async def open(cls, path: str | os.PathLike[str] = DEFAULT_PATH, clock: Any = time.time) -> Store:
@@ -432,10 +447,11 @@ class Store(CommunityStore, SharedStatements):
             raise StoreError(_open_failure(where, exc)) from None
         try:
             db.text_factory = _text
-            await db.execute("PRAGMA busy_timeout=5000")  # first: another process may hold the file
+            await db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")  # first: another process may hold the file
             await db.execute("PRAGMA journal_mode=WAL")
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA wal_autocheckpoint=0")  # the store checkpoints: see CHECKPOINT_EVERY
             await migrate(db)
             await _check_schema(db)
         except BaseException as exc:
@@ -459,7 +475,8 @@ class Store(CommunityStore, SharedStatements):
     #
     # Each helper is one hop to the connection's thread: a whole transaction (BEGIN, its statements,
     # COMMIT) runs there in one call, so a move costs one hop to read and one to write instead of one
-    # per statement, fetch and cursor close.
+    # per statement, fetch and cursor close. A small write transaction skips even that hop when it can
+    # (``_transaction``).
 
     async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """``work`` on the connection's own thread, under the store's lock (or inside the transaction
@@ -491,22 +508,44 @@ class Store(CommunityStore, SharedStatements):
                 return WriteResult(1 if row else 0, int(row[0]) if row else None)
             return WriteResult(cursor.rowcount)
 
-        return await self._run(work)
+        if _IN_TRANSACTION.get():  # part of the transaction that holds the lock: counted there
+            return await self._hop(work)
+        async with self._lock:
+            await self._checkpoint_when_due()
+            return await self._hop(work)
 
     async def _read(self, work: Callable[[_Tx], T]) -> T:
         """Several reads in one snapshot (another process may write between statements otherwise)."""
         return await self._run(lambda c: _Tx(c, "read", None).read(work))
 
     async def _transaction(
-        self, name: str, work: Callable[[_Tx], T], then: Callable[[], Awaitable[None]] | None = None
+        self,
+        name: str,
+        work: Callable[[_Tx], T],
+        then: Callable[[], Awaitable[None]] | None = None,
+        *,
+        on_loop: bool = False,
     ) -> T:
         """One write transaction (BEGIN IMMEDIATE ... COMMIT) named ``name`` for the fault hook;
         any exception rolls the whole of it back. ``then``: async statements (the community's finish
         hook, through ``_one``/``_all``/``_write``) that join the transaction after ``work``; only a
-        finishing commit has them, so it alone takes more than one hop to the database thread."""
-        if then is None:
-            return await self._run(lambda c: _Tx(c, name, self.fault_hook).write(work))
+        finishing commit has them, so it alone takes more than one hop to the database thread.
+
+        ``on_loop``, for a small transaction (a move's commit is about 100 µs of SQLite, less than the
+        hop to the database thread and back costs), runs it right here on the event loop's thread when
+        SQLite's write lock is free: it then waits for nothing (no busy wait, no checkpoint: see
+        CHECKPOINT_EVERY) and only writes a few pages to the WAL. When another process holds the lock,
+        it waits on the database thread as every other transaction does."""
+        if _IN_TRANSACTION.get():  # its lock is this task's own: waiting for it would never end
+            raise RuntimeError(f"{name}: a write transaction cannot start inside another")
         async with self._lock:
+            await self._checkpoint_when_due()
+            if then is None:
+                tx = _Tx(self._db._conn, name, self.fault_hook)
+                try:
+                    return tx.write(work, wait=False) if on_loop else await self._hop(lambda c: tx.write(work))
+                except _Busy:  # another process is writing: wait for it on the database thread
+                    return await self._hop(lambda c: tx.write(work))
             inside = _IN_TRANSACTION.set(True)
             try:
                 tx = _Tx(self._db._conn, name, self.fault_hook)
@@ -520,6 +559,20 @@ class Store(CommunityStore, SharedStatements):
                 return result
             finally:
                 _IN_TRANSACTION.reset(inside)
+
+    async def _checkpoint_when_due(self) -> None:
+        """Count a write about to be made (under the lock) and, every CHECKPOINT_EVERY writes,
+        checkpoint the WAL first, on the database thread. First, not after the write: a caller that
+        sees an exception (or is cancelled) here has written nothing. PASSIVE: it copies what no reader
+        still needs and never waits for one. One that fails is logged and the write goes on."""
+        self._writes += 1
+        if self._writes <= CHECKPOINT_EVERY:
+            return
+        self._writes = 1
+        try:
+            await self._hop(lambda c: c.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+        except sqlite3.Error as exc:
+            log.warning("WAL checkpoint failed (the next is tried %d writes later): %s", CHECKPOINT_EVERY, exc)
 
     def _to_game(self, row: Sequence[Any]) -> GameRow:
         """A games row, its state decoded only if this version was not decoded before."""
@@ -565,7 +618,7 @@ class Store(CommunityStore, SharedStatements):
             return game_id
 
         try:
-            game_id = await self._transaction("create_game", work)
+            game_id = await self._transaction("create_game", work, on_loop=True)
         except sqlite3.IntegrityError:
             raise ChannelBusy(channel_id) from None
         # The new row as written: nothing is read back.
@@ -688,7 +741,7 @@ class Store(CommunityStore, SharedStatements):
             if state is not None:
                 tx.after_commit(lambda: _remember(self._states, game_id, expected_version + 1, state))
 
-        await self._transaction("update_game", work)
+        await self._transaction("update_game", work, on_loop=True)
         return expected_version + 1
 
     # ----- one read and one write per command --------------------------------------------
@@ -873,7 +926,9 @@ class Store(CommunityStore, SharedStatements):
             async def then() -> None:
                 await self._finish_hook(game.id, game.guild_id, game.game, game.status, status, results)
 
-        outbox_id = await self._transaction("commit", work, then)
+        # A closing or reopened game's move log is archived or restored: off the loop, as it may be long.
+        archives = status in CLOSED_STATUSES or game.status in CLOSED_STATUSES
+        outbox_id = await self._transaction("commit", work, then, on_loop=not archives)
         changed: dict[str, Any] = {"version": version, "updated_at": now}
         given: dict[str, Any] = {
             "state": state,
@@ -945,7 +1000,7 @@ class Store(CommunityStore, SharedStatements):
                 [(game_id, s.seat, s.user_id, s.display_name, s.kind, s.bot_level) for s in seats],
             )
 
-        await self._transaction("set_seats", work)
+        await self._transaction("set_seats", work, on_loop=True)
         return expected_version + 1
 
     # ----- moves -------------------------------------------------------------------------
@@ -982,7 +1037,7 @@ class Store(CommunityStore, SharedStatements):
             tx.many("DELETE FROM timers WHERE id = ?", [(row[0],) for row in rows])
             return sound_timers(rows)[0]
 
-        return await self._transaction("claim_due_timers", work)
+        return await self._transaction("claim_due_timers", work, on_loop=True)
 
     # ----- maintenance (`conductor vacuum`) ------------------------------------------------------
 
@@ -1112,14 +1167,27 @@ class _Tx:
     def after_commit(self, action: Callable[[], None]) -> None:
         self._after.append(action)
 
-    def write(self, work: Callable[[_Tx], T]) -> T:
-        result = self.begin(work)
+    def write(self, work: Callable[[_Tx], T], wait: bool = True) -> T:
+        result = self.begin(work, wait)
         self.commit()
         return result
 
-    def begin(self, work: Callable[[_Tx], T]) -> T:
-        """BEGIN IMMEDIATE and ``work``; rolled back if ``work`` raises, else left open for ``commit``."""
-        self.connection.execute("BEGIN IMMEDIATE")
+    def begin(self, work: Callable[[_Tx], T], wait: bool = True) -> T:
+        """BEGIN IMMEDIATE and ``work``; rolled back if ``work`` raises, else left open for ``commit``.
+        ``wait=False``: raise _Busy at once, not after the busy timeout, when another connection holds
+        the write lock."""
+        if wait:
+            self.connection.execute("BEGIN IMMEDIATE")
+        else:
+            self.connection.execute("PRAGMA busy_timeout=0")
+            try:
+                self.connection.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+                    raise _Busy from None
+                raise
+            finally:
+                self.connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         try:
             self._boundary("after_begin")
             return work(self)
