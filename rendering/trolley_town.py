@@ -18,13 +18,15 @@ their name, each resource piece its own shape and letter, each effect timing its
 (all explained in the legend), routes are drawn as track, and a building has a track stub only on
 the sides where a route connects to it, so the transport network reads at a glance (a route end that
 meets a tile without connecting gets a buffer stop). Cells and market cards are drawn once per
-distinct content and size and then pasted; text is stamped from cached glyph masks; the PNG
-palette is taken from a sample of the pixels (see ``_quantise``); and the market, which changes only
-when a tile is built, is kept mapped and deflated (``_market_band``) for the PNG to end with.
+distinct content and size and then pasted; text is stamped from cached glyph masks; the towns'
+palette is taken from a sample of their pixels (see ``_quantise``); and the market, which changes only
+when a tile is built, is put together from pieces kept mapped onto a fixed palette, then kept
+deflated (``_market_band``) for the PNG to end with.
 """
 
 from __future__ import annotations
 
+import contextvars
 import json
 import math
 import re
@@ -170,17 +172,77 @@ class _Band:
 @lru_cache(maxsize=64)  # ~60 KB each: many tables' markets stay encoded
 def _market_band(market_key: str, inner: int) -> _Band:
     """The band under the towns (the market, its side margins and the bottom margin): the market
-    takes entries 128-254 and the margins entry 255, the background colour."""
-    market = _market_image(market_key, inner)
-    indexed = _quantise(market, colors=127)
-    colours = bytes(indexed.getpalette("RGB") or [])[: 3 * 127].ljust(3 * 127, b"\0") + bytes(BACKGROUND)
-    band = Image.new("P", (WIDTH + 1, market.height + MARGIN), 255)
-    band.paste(indexed.point(_AFTER_TOWNS), (1 + MARGIN, 0))
+    takes entries 128-254 and the margins entry 255, the background colour.
+
+    Put together from pieces already mapped onto the market's fixed palette (``_mapped``), not
+    drawn and mapped whole: a new market is mostly cards an earlier one showed."""
+    height, pieces = _market_layout(market_key, inner)
+    band = Image.new("P", (WIDTH + 1, height + MARGIN), 255)
+    panel, grid = (128 + _MARKET_EXACT.index(colour) for colour in (PANEL_FILL, GRID))
+    box = (1 + MARGIN, 0, MARGIN + inner, height - 1)
+    ImageDraw.Draw(band).rounded_rectangle(box, radius=8, fill=panel, outline=grid)
+    for piece, (x, y) in pieces:
+        band.paste(_mapped(piece), (1 + MARGIN + x, y))
     band.paste(0, (0, 0, 1, band.height))  # each scanline's filter byte
+    colours = bytes(_market_palette().getpalette("RGB") or [])[: 3 * 127].ljust(3 * 127, b"\0") + bytes(BACKGROUND)
     return _Band(theme.deflate_rows(band.tobytes()), colours, band.height)
 
 
 _AFTER_TOWNS = [min(255, index + 128) for index in range(256)]
+
+
+@lru_cache(maxsize=256)  # a card is ~56 KB (a byte a pixel): a dozen markets' pieces
+def _mapped(piece: Piece) -> Image.Image:
+    """A market piece over the market palette, its entries moved to 128-254 (after the towns')."""
+    indexed = _market_piece(piece).quantize(palette=_market_palette(), dither=Image.Dither.NONE)
+    return indexed.point(_AFTER_TOWNS)
+
+
+# The market's flat colours, each at its own palette entry: the panel and its border are drawn
+# straight into the palette image (_market_band) by these entries.
+_MARKET_EXACT: tuple[Colour, ...] = (PANEL_FILL, GRID, INK, MUTED, WHITE)
+
+
+@lru_cache(maxsize=1)
+def _market_palette() -> Image.Image:
+    """The palette every market is mapped onto (127 entries), made once from every tile of the game
+    drawn as a market card, a basic pile face up and face down, an empty slot, a heading, the round
+    marker and the legend (about 0.2 s, in the render worker's warm-up), with swatches of the
+    game's colours under each ink (``theme.palette_from``).
+
+    Drawn in a context of its own and past the drawing caches (``__wrapped__``): these samples are
+    part of no board, so a test recording a board's texts neither sees them nor misses a text of
+    its own that a sample left cached."""
+    return contextvars.Context().run(_sample_palette)
+
+
+def _sample_palette() -> Image.Image:
+    from games.trolley_town.content import TILES  # the drawing needs only the view; the palette, all tiles
+    from games.trolley_town.view import tile_card
+
+    # A tile of each pile, with a star and without: every card fill, band and outline the market
+    # draws, and its texts, pieces and badges on them.
+    kinds = {(tile.pile, tile.star): slug for slug, tile in reversed(TILES.items())}
+    card = _tile_card.__wrapped__
+    cards = [card(json.dumps(tile_card(slug), sort_keys=True), 244, 230, "A slot 1") for slug in kinds.values()]
+    basic = {"name": "Sample", "cost": {"wood": 1, "stone": 1}, "text": "immediate: sample", "left": 3}
+    for up in (True, False):
+        cards.append(_basic_card.__wrapped__(json.dumps({**basic, "up": up}, sort_keys=True), 190, BASIC_H))
+    cards.append(_empty_card.__wrapped__(244, 230, "V pile 1 · 0 left"))
+    cards.append(_round_marker.__wrapped__(8, 200))
+    wide = [_heading.__wrapped__("Basic buildings", "top tile face up", 796), _legend.__wrapped__(796)]
+    rows = math.ceil(len(cards) / 3)
+    sheet = Image.new("RGB", (796, rows * 230 + sum(drawing.height for drawing in wide)), PANEL_FILL)
+    for index, drawing in enumerate(cards):
+        row, column = divmod(index, 3)
+        sheet.paste(drawing, (column * 250, row * 230))
+    y = rows * 230
+    for drawing in wide:
+        sheet.paste(drawing, (0, y))
+        y += drawing.height
+    colours = [*PALETTE.values(), *(colour for _, _, colour in TIMINGS.values()), HIGHLIGHT, BACKGROUND]
+    # 127 entries in all: the exact colours first, then what the octree finds.
+    return theme.palette_from(sheet, colours, colors=127 - len(_MARKET_EXACT), exact=_MARKET_EXACT)
 
 
 def clear_caches() -> None:
@@ -194,7 +256,11 @@ def clear_caches() -> None:
         _letter_mask,
         _building_list_image,
         _market_image,
+        _market_layout,
         _market_band,
+        _mapped,
+        _heading,
+        _round_marker,
         _empty_card,
         _tile_card,
         _tile_body,
@@ -1374,9 +1440,25 @@ CARD_TEXT = 19
 COST_PIECE = 27  # big enough for the resource letter to be MIN_TEXT
 
 
+# A piece of the market: which cached drawing (``_market_piece``) with which arguments.
+Piece = tuple[Any, ...]
+
+
 @lru_cache(maxsize=2)  # ~2 MB each; the PNG keeps the market encoded (_market_band)
 def _market_image(key: str, width: int) -> Image.Image:
-    """Basic piles, the A/B row with the round marker, the draw piles and V piles, and the legend."""
+    """The market in RGB: its panel and every piece of ``_market_layout`` pasted on it."""
+    height, pieces = _market_layout(key, width)
+    image, draw = theme.new_canvas(width, height)
+    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
+    for piece, xy in pieces:
+        image.paste(_market_piece(piece), xy)
+    return image
+
+
+@lru_cache(maxsize=64)
+def _market_layout(key: str, width: int) -> tuple[int, list[tuple[Piece, tuple[int, int]]]]:
+    """The market's height and its pieces with where each goes: basic piles, the A/B row with the
+    round marker, the draw piles and V piles, and the legend, each under its heading."""
     data = json.loads(key)
     market = data["market"]
     round_no = int(data.get("round") or 1)
@@ -1410,20 +1492,24 @@ def _market_image(key: str, width: int) -> Image.Image:
     legend = _legend(inner)
     height = pad + HEADING + basic_rows * (basic_h + gap) + HEADING + row_rows * (card_h + gap) + HEADING
     height += draw_rows * (card_h + gap) + legend.height + pad
-    image, draw = theme.new_canvas(width, height)
-    draw.rounded_rectangle((0, 0, width - 1, height - 1), radius=8, fill=PANEL_FILL, outline=GRID)
+    pieces: list[tuple[Piece, tuple[int, int]]] = []
+    heading_w = width - 2 * pad
+
+    def round_marker(cx: float, top: int) -> None:
+        pieces.append((("marker", round_no, card_h), (round(cx) - MARKER_HALF, top - MARKER_OVER)))
 
     y = pad
     title = "Basic buildings" + ("  (solo: the 7 chosen)" if data.get("solo") else "")
-    _heading(image, pad, y, width - pad, title, "" if data.get("solo") else "top tile face up")
+    pieces.append((("heading", title, "" if data.get("solo") else "top tile face up", heading_w), (pad, y)))
     y += HEADING
     for index, pile in enumerate(piles):
         r, col = divmod(index, per_row)
-        card = _basic_card(json.dumps(pile, sort_keys=True), basic_w, basic_h)
-        image.paste(card, (pad + col * (basic_w + gap), y + r * (basic_h + gap)))
+        card = ("basic", json.dumps(pile, sort_keys=True), basic_w, basic_h)
+        pieces.append((card, (pad + col * (basic_w + gap), y + r * (basic_h + gap))))
     y += basic_rows * (basic_h + gap)
 
-    _heading(image, pad, y, width - pad, "Building row", "A slots before the round marker, B after")
+    heading = ("heading", "Building row", "A slots before the round marker, B after", heading_w)
+    pieces.append((heading, (pad, y)))
     y += HEADING
     for index in range(slots):
         r, col = divmod(index, per_card_row)
@@ -1432,50 +1518,79 @@ def _market_image(key: str, width: int) -> Image.Image:
         x = pad + col * (card_w + gap) + shift
         top = y + r * (card_h + gap)
         if index == marker:
-            _round_marker(image, draw, x - (marker_gap + gap) / 2, top, card_h, round_no)
+            round_marker(x - (marker_gap + gap) / 2, top)
         label = f"{'A' if index < marker else 'B'} slot {index + 1}"
-        image.paste(_card_or_empty(row[index] if index < len(row) else None, card_w, card_h, label), (x, top))
+        pieces.append((_card_piece(row[index] if index < len(row) else None, card_w, card_h, label), (x, top)))
     if marker >= slots:
         last = (slots - 1) % per_card_row
-        top = y + (row_rows - 1) * (card_h + gap)
-        _round_marker(image, draw, pad + (last + 1) * (card_w + gap) + (marker_gap - gap) / 2, top, card_h, round_no)
+        round_marker(pad + (last + 1) * (card_w + gap) + (marker_gap - gap) / 2, y + (row_rows - 1) * (card_h + gap))
     y += row_rows * (card_h + gap)
 
-    _heading(image, pad, y, width - pad, "Draw piles and V piles", "the top tile of each can be built")
+    heading = ("heading", "Draw piles and V piles", "the top tile of each can be built", heading_w)
+    pieces.append((heading, (pad, y)))
     y += HEADING
     for index, (tile, label) in enumerate(draws):
         r, col = divmod(index, draw_per_row)
-        image.paste(_card_or_empty(tile, card_w, card_h, label), (pad + col * (card_w + gap), y + r * (card_h + gap)))
+        pieces.append((_card_piece(tile, card_w, card_h, label), (pad + col * (card_w + gap), y + r * (card_h + gap))))
     y += draw_rows * (card_h + gap)
-    image.paste(legend, (pad, y))
+    pieces.append((("legend", inner), (pad, y)))
+    return height, pieces
+
+
+def _card_piece(tile: Any, width: int, height: int, label: str) -> Piece:
+    if isinstance(tile, Mapping):
+        return ("tile", json.dumps(tile, sort_keys=True), width, height, label)
+    return ("empty", width, height, label)
+
+
+def _market_piece(piece: Piece) -> Image.Image:
+    """The RGB drawing of a market piece (each kind cached by its own function)."""
+    kind, *args = piece
+    drawing: Any = {
+        "heading": _heading,
+        "basic": _basic_card,
+        "tile": _tile_card,
+        "empty": _empty_card,
+        "marker": _round_marker,
+        "legend": _legend,
+    }[kind]
+    image: Image.Image = drawing(*args)
     return image
 
 
-def _heading(image: Image.Image, x: int, y: int, right: int, title: str, note: str) -> None:
-    box = (x, y, right, y + HEADING)
-    _bold(image, (x, y + 3), title, 21, INK, box=box)
+@lru_cache(maxsize=32)
+def _heading(title: str, note: str, width: int) -> Image.Image:
+    """A market section's title, and its note on the right when there is room."""
+    image, draw = theme.new_canvas(width, HEADING)
+    draw.rectangle((0, 0, width, HEADING), fill=PANEL_FILL)
+    box = (0, 0, width, HEADING)
+    _bold(image, (0, 3), title, 21, INK, box=box)
     if note:
-        room = right - x - text_width(title, 21) - 24
+        room = width - text_width(title, 21) - 24
         if room > 60:
-            stamp_text(image, (right, y + 7), theme.fit_lines(note, 16, room, 1)[0], 16, MUTED, "ra", box=box)
+            stamp_text(image, (width, 7), theme.fit_lines(note, 16, room, 1)[0], 16, MUTED, "ra", box=box)
+    return image
 
 
-def _round_marker(
-    image: Image.Image, draw: ImageDraw.ImageDraw, cx: float, y: float, height: int, round_no: int
-) -> None:
+MARKER_R = 14
+MARKER_HALF = MARKER_R + 1  # the marker's half width, its outline included
+MARKER_OVER = 4  # its bar reaches this far above and below the cards
+
+
+@lru_cache(maxsize=16)
+def _round_marker(round_no: int, height: int) -> Image.Image:
+    """The round marker between two cards of the building row: a bar as tall as the cards (and a little
+    more) with the round's number in a disc at its middle; centred on its image's middle column."""
     accent = _colour("accent")
-    draw.rectangle((cx - 3, y - 4, cx + 3, y + height + 4), fill=accent)
-    r = 14
-    mid = y + height / 2
+    width = 2 * MARKER_HALF + 1
+    image, draw = theme.new_canvas(width, height + 2 * MARKER_OVER + 1)
+    draw.rectangle((0, 0, width, image.height), fill=PANEL_FILL)
+    cx, mid, r = MARKER_HALF, MARKER_OVER + height / 2, MARKER_R
+    draw.rectangle((cx - 3, 0, cx + 3, height + 2 * MARKER_OVER), fill=accent)
     draw.ellipse((cx - r, mid - r, cx + r, mid + r), fill=accent, outline=shade(accent, 0.4), width=2)
     box = (cx - r, mid - r, cx + r, mid + r)
     _bold(image, (cx, mid + 1), str(round_no), 19, text_colour_on(accent), "mm", box=box)
-
-
-def _card_or_empty(tile: Any, width: int, height: int, label: str) -> Image.Image:
-    if isinstance(tile, Mapping):
-        return _tile_card(json.dumps(tile, sort_keys=True), width, height, label)
-    return _empty_card(width, height, label)
+    return image
 
 
 @lru_cache(maxsize=64)
