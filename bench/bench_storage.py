@@ -157,7 +157,8 @@ async def throughput(folder: Path) -> dict[str, Any]:
         "store_to_raw_ratio": round(store_rate / raw_rate, 3),
         "store_to_raw_ratio_per_round_median": round(statistics.median(ratios), 3),
         # Per CPU second (time.process_time: every thread of the process): what a loaded machine's
-        # scheduling does not move. The Store's includes the hop to its database thread.
+        # scheduling does not move. The Store's includes its database thread, where a commit goes only
+        # when another process holds the write lock (and every 200th write checkpoints there first).
         "store_moves_per_cpu_s": round(store_cpu_rate),
         "raw_sqlite3_moves_per_cpu_s": round(raw_cpu_rate),
         "store_to_raw_cpu_ratio": round(store_cpu_rate / raw_cpu_rate, 3),

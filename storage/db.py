@@ -1183,7 +1183,7 @@ class _Tx:
             try:
                 self.connection.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                if exc.sqlite_errorcode == sqlite3.SQLITE_BUSY:
+                if exc.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY:  # SQLITE_BUSY_RECOVERY too
                     raise _Busy from None
                 raise
             finally:
