@@ -61,3 +61,14 @@ async def test_moves_are_written_on_the_loop_and_the_wal_is_checkpointed_on_the_
         assert (tmp_path / "w.db-wal").stat().st_size < 8_000_000
     finally:
         await store.close()
+
+
+async def test_a_move_replaces_its_turn_timers_without_reading_every_games_timers(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "p.db")
+    try:
+        statement = "DELETE FROM timers WHERE game_id = ? AND kind IN (?, ?)"  # as Store.commit cancels them
+        async with store.connection.execute(f"EXPLAIN QUERY PLAN {statement}", (1, "reminder", "deadline")) as c:
+            plan = " ".join(str(row[-1]) for row in await c.fetchall())
+        assert "USING INDEX timers_by_game" in plan, plan
+    finally:
+        await store.close()
