@@ -223,8 +223,12 @@ def _sample_palette() -> Image.Image:
     # A tile of each pile, with a star and without: every card fill, band and outline the market
     # draws, and its texts, pieces and badges on them.
     kinds = {(tile.pile, tile.star): slug for slug, tile in reversed(TILES.items())}
-    card = _tile_card.__wrapped__
-    cards = [card(json.dumps(tile_card(slug), sort_keys=True), 244, 230, "A slot 1") for slug in kinds.values()]
+    cards = []
+    for slug in kinds.values():
+        key = json.dumps(tile_card(slug), sort_keys=True)
+        card = _tile_body.__wrapped__(key, 244, 230)
+        card.paste(_tile_label.__wrapped__(key, 244, 230, "A slot 1"), (0, 0))
+        cards.append(card)
     basic = {"name": "Sample", "cost": {"wood": 1, "stone": 1}, "text": "immediate: sample", "left": 3}
     for up in (True, False):
         cards.append(_basic_card.__wrapped__(json.dumps({**basic, "up": up}, sort_keys=True), 190, BASIC_H))
@@ -262,7 +266,7 @@ def clear_caches() -> None:
         _heading,
         _round_marker,
         _empty_card,
-        _tile_card,
+        _tile_label,
         _tile_body,
         _tile_height,
         _basic_card,
@@ -1520,7 +1524,9 @@ def _market_layout(key: str, width: int) -> tuple[int, list[tuple[Piece, tuple[i
         if index == marker:
             round_marker(x - (marker_gap + gap) / 2, top)
         label = f"{'A' if index < marker else 'B'} slot {index + 1}"
-        pieces.append((_card_piece(row[index] if index < len(row) else None, card_w, card_h, label), (x, top)))
+        pieces += [
+            (piece, (x, top)) for piece in _card_pieces(row[index] if index < len(row) else None, card_w, card_h, label)
+        ]
     if marker >= slots:
         last = (slots - 1) % per_card_row
         round_marker(pad + (last + 1) * (card_w + gap) + (marker_gap - gap) / 2, y + (row_rows - 1) * (card_h + gap))
@@ -1531,16 +1537,19 @@ def _market_layout(key: str, width: int) -> tuple[int, list[tuple[Piece, tuple[i
     y += HEADING
     for index, (tile, label) in enumerate(draws):
         r, col = divmod(index, draw_per_row)
-        pieces.append((_card_piece(tile, card_w, card_h, label), (pad + col * (card_w + gap), y + r * (card_h + gap))))
+        xy = (pad + col * (card_w + gap), y + r * (card_h + gap))
+        pieces += [(piece, xy) for piece in _card_pieces(tile, card_w, card_h, label)]
     y += draw_rows * (card_h + gap)
     pieces.append((("legend", inner), (pad, y)))
     return height, pieces
 
 
-def _card_piece(tile: Any, width: int, height: int, label: str) -> Piece:
+def _card_pieces(tile: Any, width: int, height: int, label: str) -> list[Piece]:
+    """A tile (its body, then its label over the body's band) or an empty slot."""
     if isinstance(tile, Mapping):
-        return ("tile", json.dumps(tile, sort_keys=True), width, height, label)
-    return ("empty", width, height, label)
+        key = json.dumps(tile, sort_keys=True)
+        return [("tile", key, width, height), ("label", key, width, height, label)]
+    return [("empty", width, height, label)]
 
 
 def _market_piece(piece: Piece) -> Image.Image:
@@ -1549,7 +1558,8 @@ def _market_piece(piece: Piece) -> Image.Image:
     drawing: Any = {
         "heading": _heading,
         "basic": _basic_card,
-        "tile": _tile_card,
+        "tile": _tile_body,
+        "label": _tile_label,
         "empty": _empty_card,
         "marker": _round_marker,
         "legend": _legend,
@@ -1655,18 +1665,18 @@ def _card_name(image: Image.Image, name: str, x: int, y: int, width: int, fg: Co
     return y
 
 
-@lru_cache(maxsize=64)  # cheap to make again from the kept _tile_body
-def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
-    """A market tile: pile or slot, star, name, cost pieces, spaces, each effect behind its timing.
+@lru_cache(maxsize=256)
+def _tile_label(key: str, width: int, height: int, label: str) -> Image.Image:
+    """A market tile's band with its label (pile or slot), pasted over the tile's body at its top left.
 
-    The card without its label (``_tile_body``) is kept apart: a tile moving along the building row
-    changes only its slot label, so the new card is a copy with one text stamped on its band."""
+    Kept apart from the body: a tile moving along the building row, or a pile one tile shorter,
+    changes only this strip of the card."""
     tile = json.loads(key)
     band_fill = shade(_pile_fill(str(tile.get("pile") or "basic")), 0.3)
     star = bool(tile.get("star"))
     room = width - 2 * CARD_PAD - (24 if star else 0)
     band_box = (0, 0, width - (24 if star else 0), CARD_BAND)
-    image = _tile_body(key, width, height).copy()
+    image = _tile_body(key, width, height).crop(band_box)
     band_text = theme.fit_lines(label, 16, room, 1)[0]
     stamp_text(image, (CARD_PAD, CARD_BAND / 2 + 1), band_text, 16, text_colour_on(band_fill), "lm", box=band_box)
     return image
@@ -1674,7 +1684,8 @@ def _tile_card(key: str, width: int, height: int, label: str) -> Image.Image:
 
 @lru_cache(maxsize=256)
 def _tile_body(key: str, width: int, height: int) -> Image.Image:
-    """``_tile_card`` without its label (the band's text, which never touches the star or below)."""
+    """A market tile without its label (``_tile_label``): star, name, cost pieces, spaces, each effect
+    behind its timing."""
     tile = json.loads(key)
     fill = _pile_fill(str(tile.get("pile") or "basic"))
     image, draw = theme.new_canvas(width, height)
@@ -1711,7 +1722,7 @@ def _card_effects(tile: Mapping[str, Any], width: int, room: int) -> list[tuple[
 
 @lru_cache(maxsize=256)
 def _tile_height(key: str, width: int) -> int:
-    """How tall ``_tile_card`` needs to be to show the whole tile (effects up to MAX_EFFECT_LINES)."""
+    """How tall a tile's card (``_tile_body``) needs to be to show the whole tile (effects up to MAX_EFFECT_LINES)."""
     tile = json.loads(key)
     name = str(tile.get("name") or tile.get("tile") or "?")
     inner = width - 2 * CARD_PAD
