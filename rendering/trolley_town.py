@@ -205,10 +205,10 @@ _MARKET_EXACT: tuple[Colour, ...] = (PANEL_FILL, GRID, INK, MUTED, WHITE)
 
 @lru_cache(maxsize=1)
 def _market_palette() -> Image.Image:
-    """The palette every market is mapped onto (127 entries), made once from every tile of the game
-    drawn as a market card, a basic pile face up and face down, an empty slot, a heading, the round
-    marker and the legend (about 0.2 s, in the render worker's warm-up), with swatches of the
-    game's colours under each ink (``theme.palette_from``).
+    """The palette every market is mapped onto (127 entries), made once from a market card of each
+    pile's tiles (with a star and without), a basic pile face up and face down, an empty slot, a
+    heading, the round marker and the legend (about 50 ms, in the render worker's warm-up), with
+    swatches of the game's colours under each ink (``theme.palette_from``).
 
     Drawn in a context of its own and past the drawing caches (``__wrapped__``): these samples are
     part of no board, so a test recording a board's texts neither sees them nor misses a text of
@@ -1722,7 +1722,8 @@ def _card_effects(tile: Mapping[str, Any], width: int, room: int) -> list[tuple[
 
 @lru_cache(maxsize=256)
 def _tile_height(key: str, width: int) -> int:
-    """How tall a tile's card (``_tile_body``) needs to be to show the whole tile (effects up to MAX_EFFECT_LINES)."""
+    """How tall a tile's card (``_tile_body``) needs to be to show the whole tile (effects up to
+    MAX_EFFECT_LINES)."""
     tile = json.loads(key)
     name = str(tile.get("name") or tile.get("tile") or "?")
     inner = width - 2 * CARD_PAD
