@@ -220,8 +220,8 @@ def _sample_palette() -> Image.Image:
     from games.trolley_town.content import TILES  # the drawing needs only the view; the palette, all tiles
     from games.trolley_town.view import tile_card
 
-    # A tile of each pile, with a star and without: every card fill, band and outline the market
-    # draws, and its texts, pieces and badges on them.
+    # The first tile of each pile, with a star and without: every card fill, band and outline the
+    # market draws, and its texts, pieces and badges on them.
     kinds = {(tile.pile, tile.star): slug for slug, tile in reversed(TILES.items())}
     cards = []
     for slug in kinds.values():

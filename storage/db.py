@@ -478,12 +478,15 @@ class Store(CommunityStore, SharedStatements):
     # per statement, fetch and cursor close. A small write transaction skips even that hop when it can
     # (``_transaction``).
 
-    async def _run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def _run(self, work: Callable[[sqlite3.Connection], T], writes: bool = False) -> T:
         """``work`` on the connection's own thread, under the store's lock (or inside the transaction
-        this task already holds it for: see ``_IN_TRANSACTION``)."""
+        this task already holds it for: see ``_IN_TRANSACTION``). ``writes``: it is a write of its
+        own, counted for the checkpoints (a write inside a transaction is counted with it)."""
         if _IN_TRANSACTION.get():
             return await self._hop(work)
         async with self._lock:
+            if writes:
+                await self._checkpoint_when_due()
             return await self._hop(work)
 
     async def _hop(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -508,11 +511,7 @@ class Store(CommunityStore, SharedStatements):
                 return WriteResult(1 if row else 0, int(row[0]) if row else None)
             return WriteResult(cursor.rowcount)
 
-        if _IN_TRANSACTION.get():  # part of the transaction that holds the lock: counted there
-            return await self._hop(work)
-        async with self._lock:
-            await self._checkpoint_when_due()
-            return await self._hop(work)
+        return await self._run(work, writes=True)
 
     async def _read(self, work: Callable[[_Tx], T]) -> T:
         """Several reads in one snapshot (another process may write between statements otherwise)."""
