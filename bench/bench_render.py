@@ -36,6 +36,7 @@ def clear_caches() -> None:
         tiny_towns._legend,
         theme._text_mask,
         theme.text_width,
+        theme._advances,
         theme._fit_lines,
         theme._text_layout,
     ):

@@ -92,13 +92,71 @@ _FONT_LOCK = threading.Lock()
 
 @lru_cache(maxsize=8192)
 def _text_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
-    # FreeType rasterising costs ~70 µs a call; boards repeat the same few strings
-    # (letters, building names), so each glyph run is rendered once and then stamped.
+    # FreeType rasterising costs ~70 µs a call, and ~0.3 ms for a 40-character line; boards repeat
+    # the same strings (letters, building names, the words of score lines), so each glyph run is
+    # rendered once and then stamped, and a long line is put together from its words' masks.
+    if len(text) >= _COMPOSE_FROM:
+        composed = _composed_mask(text, size, anchor)
+        if composed is not None:
+            return composed
+    return _rendered_mask(text, size, anchor)
+
+
+def _rendered_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int]:
+    # ``getmask2`` lays the text out once: the same pixels as ``ImageDraw.text`` drawing it into
+    # a mask its ``getbbox`` size, which lays it out twice (test_a_text_mask_is_what_pillow_draws).
     with _FONT_LOCK:
-        left, top, right, bottom = (int(edge) for edge in font(size).getbbox(text, anchor=anchor))
-        mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-        ImageDraw.Draw(mask).text((-left, -top), text, font=font(size), fill=255, anchor=anchor)
-    return mask, left, top
+        core, (left, top) = font(size).getmask2(text, "L", anchor=anchor)
+    if 0 in core.size:  # ink-less text (spaces): a blank pixel, as a paste needs one
+        return Image.new("L", (max(1, core.size[0]), 1), 0), left, top
+    return Image.Image()._new(core), left, top
+
+
+# Texts this long are put together from their words' masks (when they can be: ``_composed_mask``).
+_COMPOSE_FROM = 16
+
+
+def _composed_mask(text: str, size: int, anchor: str) -> tuple[Image.Image, int, int] | None:
+    """``text``'s mask made of its words' cached masks, each at its pen position; None when that
+    would not be exactly what FreeType draws.
+
+    Exact because every advance of the bundled font is a whole pixel (so a word starts at the same
+    sub-pixel phase alone as in the line) and Pillow's basic layout kerns nothing (``_measure``): a
+    word looks the same alone. Two words whose ink would touch (a glyph reaching into the space)
+    are not composed, as FreeType combines overlapping glyphs differently from a paste. Only left
+    or right anchors: a centred line may start half a pixel in.
+    """
+    if " " not in text or anchor[0] not in "lr" or anchor[1] not in "asdm" or "\n" in text:
+        return None
+    advances = _advances(size)
+    _measure(text, size)  # every character's advance is known after this
+    if any(advances[character] % 64 for character in text):
+        return None
+    pieces: list[tuple[Image.Image, int, int]] = []
+    pen = 0
+    for word in text.split(" "):
+        if word:
+            mask, left, top = _text_mask(word, size, "l" + anchor[1])
+            if mask.height == 1 and not mask.getbbox():  # an ink-less word has no box to join
+                return None
+            pieces.append((mask, pen + left, top))
+        pen += sum(map(advances.__getitem__, word)) // 64 + advances[" "] // 64
+    if len(pieces) < 2:
+        return None
+    for (first, x, _), (_, next_x, _) in zip(pieces, pieces[1:], strict=False):
+        if x + first.width > next_x:
+            return None
+    width = pen - advances[" "] // 64
+    # FreeType's box runs from the pen's start to its end (spaces included) and takes in any ink
+    # beyond them; upright it is the ink's.
+    x0 = min(0, pieces[0][1])
+    y0 = min(top for _, _, top in pieces)
+    x1 = max(width, max(x + mask.width for mask, x, _ in pieces))
+    y1 = max(top + mask.height for mask, _, top in pieces)
+    line = Image.new("L", (x1 - x0, y1 - y0), 0)
+    for mask, x, top in pieces:
+        line.paste(mask, (x - x0, top - y0))
+    return line, x0 - (width if anchor[0] == "r" else 0), y0
 
 
 Box = tuple[float, float, float, float]
@@ -227,9 +285,26 @@ def text_width(text: str, size: int) -> float:
 
 
 def _measure(text: str, size: int) -> float:
-    """The one place text is measured; its cost grows with ``len(text)``."""
-    with _FONT_LOCK:
-        return font(size).getlength(text)
+    """The one place text is measured: the sum of its characters' advances, each asked of FreeType
+    once per size. That is exactly ``getlength``: the bundled font has no kerning pairs and Pillow's
+    basic layout adds nothing else (test_text_width_is_the_sum_of_advances), and a ``getlength``
+    costs about 2 µs a character, so wrapping a long line measured each of its prefixes slowly."""
+    if "\n" in text:  # as getlength: a multiline text has no one length
+        with _FONT_LOCK:
+            return font(size).getlength(text)
+    advances = _advances(size)
+    missing = set(text).difference(advances)
+    if missing:
+        with _FONT_LOCK:
+            for character in missing:
+                advances[character] = round(font(size).getlength(character) * 64)
+    return sum(map(advances.__getitem__, text)) / 64
+
+
+@lru_cache(maxsize=64)
+def _advances(size: int) -> dict[str, int]:
+    """Each character's advance at ``size``, in FreeType's 1/64 px (so sums are exact); filled as met."""
+    return {}
 
 
 def fit_lines(text: str, size: int, width: float, max_lines: int = 2) -> tuple[str, ...]:

@@ -434,11 +434,18 @@ def _title(slug: str) -> str:
 def _tile_for(content: Any, catalog: dict[str, Any], cell: int) -> Image.Image:
     if content is None:
         return _tile("null", "", cell)
+    if len(content) == 1 and isinstance(content.get("resource"), str):  # most squares: skip json.dumps
+        return _tile(_resource_key(content["resource"]), "", cell)
     entry = ""
     if isinstance(content, dict) and "building" in content:
         info = catalog.get(content["building"]) or {}
         entry = json.dumps([info.get("name") or _title(str(content["building"])), info.get("colour") or "gray"])
     return _tile(json.dumps(content, sort_keys=True), entry, cell)
+
+
+@lru_cache(maxsize=64)
+def _resource_key(resource: str) -> str:
+    return json.dumps({"resource": resource}, sort_keys=True)
 
 
 @lru_cache(maxsize=1024)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
@@ -18,6 +19,56 @@ def test_stamp_text_matches_pillow_text() -> None:
             stamped = Image.new("RGB", (200, 80), theme.BACKGROUND)
             theme.stamp_text(stamped, (100, 40), text, size, theme.INK, anchor)
             assert diff_box(expected, stamped) is None, (anchor, text)
+
+
+# What boards write: letters, digits, punctuation, the separators and accents names bring, and spaces.
+board_text = st.text(alphabet=[chr(c) for c in range(32, 127)] + list("·—–’éüÉ…×→✓ñß"), min_size=1, max_size=60)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.one_of(board_text, st.text(alphabet=" ", min_size=1, max_size=3)),
+    st.sampled_from([11, 13, 16, 18, 21, 26, 40]),
+    st.sampled_from(["la", "mm", "ra", "ls", "lm", "rm"]),
+)
+def test_a_text_mask_is_what_pillow_draws(text: str, size: int, anchor: str) -> None:
+    # _text_mask lays a text out once (getmask2); Pillow's ImageDraw.text at the same spot is the reference.
+    expected = Image.new("L", (1000, 120), 0)
+    ImageDraw.Draw(expected).text((10, 60), text, font=theme.font(size), fill=255, anchor=anchor)
+    stamped = Image.new("L", (1000, 120), 0)
+    mask, left, top = theme._text_mask.__wrapped__(text, size, anchor)
+    stamped.paste(255, (10 + left, 60 + top, 10 + left + mask.width, 60 + top + mask.height), mask)
+    assert diff_box(expected, stamped) is None, (text, size, anchor)
+    assert mask.width >= 1 and mask.height >= 1  # a paste needs a pixel, even of a blank text
+
+
+@pytest.mark.parametrize("anchor", ["la", "lm", "rm", "ls", "ra"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Chapel 1 · Cottage 0 · Farm 3 · Tavern 3 · Well 4",
+        "  Grand Mausoleum of the Rodina  ",
+        "fitzgerald, eve and the 12 others",
+        "Jo (B2, C3) → D4 — 14 VP",
+    ],
+)
+def test_a_long_line_is_put_together_from_its_words_exactly(text: str, anchor: str) -> None:
+    # Score lines change every turn but their words do not: the line is its cached words' masks.
+    for size in (13, 16, 21):
+        composed = theme._composed_mask(text, size, anchor)
+        assert composed is not None, (text, size, anchor)
+        mask, left, top = composed
+        expected, expected_left, expected_top = theme._rendered_mask(text, size, anchor)
+        assert (left, top, mask.size) == (expected_left, expected_top, expected.size), (size, anchor)
+        assert mask.tobytes() == expected.tobytes(), (size, anchor)
+
+
+@settings(max_examples=150, deadline=None)
+@given(board_text, st.sampled_from([11, 13, 16, 18, 21, 26, 40]))
+def test_text_width_is_the_sum_of_advances(text: str, size: int) -> None:
+    # Text is measured as the sum of its characters' advances: exactly what FreeType lays out with
+    # the bundled font (no kerning pairs), so a font or layout that kerned would fail here.
+    assert theme._measure(text, size) == theme.font(size).getlength(text), (text, size)
 
 
 words = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABC'", min_size=1, max_size=14)
