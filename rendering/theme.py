@@ -54,9 +54,12 @@ def player_colour(seat: int) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=16)
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's bundled font, so no system font is needed."""
-    return ImageFont.load_default(size=size)
+    face = ImageFont.load_default(size=size)
+    if not isinstance(face, ImageFont.FreeTypeFont):  # a Pillow without FreeType has only a bitmap font
+        raise RuntimeError("this Pillow has no FreeType support: boards need its scalable font")
+    return face
 
 
 def text_colour_on(background: tuple[int, int, int]) -> tuple[int, int, int]:
