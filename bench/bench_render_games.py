@@ -65,7 +65,8 @@ def views(slug: str, names: tuple[str, ...], players: int, options: str, seeds: 
 
 
 def clear_caches(slug: str) -> None:
-    """The worst case: the renderer's layers and tiles and the theme's glyphs and text widths all gone."""
+    """The worst case: the renderer's layers and tiles and the theme's glyphs and text widths all gone
+    (its palette stays: it is made once per process, in the render worker's warm-up)."""
     clear_renderer_caches(slug)
     for cached in (theme._text_mask, theme.text_width, theme._advances, theme._fit_lines, theme._text_layout):
         cached.cache_clear()

@@ -18,10 +18,10 @@ their name, each resource piece its own shape and letter, each effect timing its
 (all explained in the legend), routes are drawn as track, and a building has a track stub only on
 the sides where a route connects to it, so the transport network reads at a glance (a route end that
 meets a tile without connecting gets a buffer stop). Cells and market cards are drawn once per
-distinct content and size and then pasted; text is stamped from cached glyph masks; the towns'
-palette is taken from a sample of their pixels (see ``_quantise``); and the market, which changes only
-when a tile is built, is put together from pieces kept mapped onto a fixed palette, then kept
-deflated (``_market_band``) for the PNG to end with.
+distinct content and size and then pasted; text is stamped from cached glyph masks; every board
+is mapped onto one fixed palette made from the board's own drawings (``_board_palette``); and the
+market, which changes only when a tile is built, is put together from pieces kept mapped onto it,
+then kept deflated (``_market_band``) for the PNG to end with.
 """
 
 from __future__ import annotations
@@ -109,6 +109,9 @@ STEPS = {"transport": "TRANSPORTING", "done": "DONE", "processed": "PROCESSED", 
 SIDES = ("N", "E", "S", "W")
 STEP: dict[str, Pos] = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 BLOCKED = (190, 40, 30)  # buffer stops
+# Tag chip fills: passed or a step done, a place below first, expert, resigned or kicked.
+PALE_TAG, PLACE_TAG, EXPERT_TAG, GONE_TAG = (215, 215, 215), (225, 225, 225), (60, 60, 60), (90, 90, 90)
+TAG_GREYS = (PALE_TAG, PLACE_TAG, EXPERT_TAG, GONE_TAG)
 
 WIDTH = 840  # every image; a phone shows it ~400 px wide, about half size, so 20 px text reads as 10
 MARGIN = 12
@@ -150,103 +153,146 @@ def _pile_fill(pile: str) -> Colour:
 def render_board(view: dict[str, Any], focus: int | None = None) -> bytes:
     """PNG bytes: every town (``focus`` None) or seat ``focus``'s town large, plus the market.
 
-    The market and the margin under it, half to three quarters of the image, are mapped onto their
-    palette and deflated once per market (``_market_band``): only the towns above it are quantised
-    and deflated for each board.
+    Every board is mapped onto one fixed palette (``_board_palette``). The market and the margin
+    under it, half to three quarters of the image, are mapped and deflated once per market
+    (``_market_band``): only the towns above it are mapped and deflated for each board.
     """
     top, market_key = _above_market(view, focus)
     band = _market_band(market_key, WIDTH - 2 * MARGIN)
-    # The towns take palette entries 0-127, the market's band 128-255.
-    towns = _quantise(top)
-    colours = bytes(towns.getpalette("RGB") or [])[: 3 * 128].ljust(3 * 128, b"\0") + band.colours
-    return theme.png_with_tail(WIDTH, top.height + band.height, theme.framed_rows(towns), band.rows, colours)
+    towns = top.quantize(palette=_board_palette(), dither=Image.Dither.NONE)
+    return theme.png_with_tail(WIDTH, top.height + band.height, theme.framed_rows(towns), band.rows, _board_colours())
 
 
 class _Band:
-    """The market and the margins around it as deflated scanlines over palette entries 128-255."""
+    """The market and the margins around it as deflated scanlines over the board palette."""
 
-    def __init__(self, rows: theme.DeflatedRows, colours: bytes, height: int) -> None:
-        self.rows, self.colours, self.height = rows, colours, height
+    def __init__(self, rows: theme.DeflatedRows, height: int) -> None:
+        self.rows, self.height = rows, height
 
 
 @lru_cache(maxsize=64)  # ~60 KB each: many tables' markets stay encoded
 def _market_band(market_key: str, inner: int) -> _Band:
-    """The band under the towns (the market, its side margins and the bottom margin): the market
-    takes entries 128-254 and the margins entry 255, the background colour.
+    """The band under the towns: the market, its side margins and the bottom margin.
 
-    Put together from pieces already mapped onto the market's fixed palette (``_mapped``), not
-    drawn and mapped whole: a new market is mostly cards an earlier one showed."""
+    Put together from pieces already mapped onto the board palette (``_mapped``), not drawn and
+    mapped whole: a new market is mostly cards an earlier one showed."""
     height, pieces = _market_layout(market_key, inner)
-    band = Image.new("P", (WIDTH + 1, height + MARGIN), 255)
-    panel, grid = (128 + _MARKET_EXACT.index(colour) for colour in (PANEL_FILL, GRID))
+    panel, grid, background = (_BOARD_EXACT.index(colour) for colour in (PANEL_FILL, GRID, BACKGROUND))
+    band = Image.new("P", (WIDTH + 1, height + MARGIN), background)
     box = (1 + MARGIN, 0, MARGIN + inner, height - 1)
     ImageDraw.Draw(band).rounded_rectangle(box, radius=8, fill=panel, outline=grid)
     for piece, (x, y) in pieces:
         band.paste(_mapped(piece), (1 + MARGIN + x, y))
     band.paste(0, (0, 0, 1, band.height))  # each scanline's filter byte
-    colours = bytes(_market_palette().getpalette("RGB") or [])[: 3 * 127].ljust(3 * 127, b"\0") + bytes(BACKGROUND)
-    return _Band(theme.deflate_rows(band.tobytes()), colours, band.height)
-
-
-_AFTER_TOWNS = [min(255, index + 128) for index in range(256)]
+    return _Band(theme.deflate_rows(band.tobytes()), band.height)
 
 
 @lru_cache(maxsize=256)  # a card is ~56 KB (a byte a pixel): a dozen markets' pieces
 def _mapped(piece: Piece) -> Image.Image:
-    """A market piece over the market palette, its entries moved to 128-254 (after the towns')."""
-    indexed = _market_piece(piece).quantize(palette=_market_palette(), dither=Image.Dither.NONE)
-    return indexed.point(_AFTER_TOWNS)
+    """A market piece over the board palette."""
+    return _market_piece(piece).quantize(palette=_board_palette(), dither=Image.Dither.NONE)
 
 
-# The market's flat colours, each at its own palette entry: the panel and its border are drawn
-# straight into the palette image (_market_band) by these entries.
-_MARKET_EXACT: tuple[Colour, ...] = (PANEL_FILL, GRID, INK, MUTED, WHITE)
+# The board's flat colours, each at its own palette entry: the market's panel, its border and the
+# margins are drawn straight into the palette image (_market_band) by these entries.
+_BOARD_EXACT: tuple[Colour, ...] = (PANEL_FILL, GRID, INK, MUTED, WHITE, BACKGROUND)
 
 
 @lru_cache(maxsize=1)
-def _market_palette() -> Image.Image:
-    """The palette every market is mapped onto (127 entries), made once from a market card of each
-    pile's tiles (with a star and without), a basic pile face up and face down, an empty slot, a
-    heading, the round marker and the legend (about 50 ms, in the render worker's warm-up), with
-    swatches of the game's colours under each ink (``theme.palette_from``).
+def _board_palette() -> Image.Image:
+    """The palette every board is mapped onto (256 entries), made once (about 0.15 s, in the render
+    worker's warm-up) from a sheet of the board's own drawings (``_sample_sheet``) and swatches of
+    its colours under each ink (``theme.palette_from``).
 
+    Fixed, so mapping a board onto it is fast: Pillow keeps a palette's colour lookups from one
+    image to the next, while a palette made for each board starts them afresh (twice the time).
     Drawn in a context of its own and past the drawing caches (``__wrapped__``): these samples are
     part of no board, so a test recording a board's texts neither sees them nor misses a text of
     its own that a sample left cached."""
-    return contextvars.Context().run(_sample_palette)
+    return contextvars.Context().run(_palette_of_samples)
 
 
-def _sample_palette() -> Image.Image:
+def _palette_of_samples() -> Image.Image:
+    colours = [
+        *PALETTE.values(),
+        *(colour for _, _, colour in TIMINGS.values()),
+        *theme.PLAYER_COLOURS,
+        *(shade(colour, 0.2) for colour in theme.PLAYER_COLOURS),  # VP in the header chips
+        HIGHLIGHT,
+        EMPTY_CELL,
+        BLOCKED,
+        *TAG_GREYS,
+        tint(_colour("accent"), 0.7),
+        tint(_colour("accent"), 0.72),
+    ]
+    # The exact colours first, then what the octree finds.
+    return theme.palette_from(_sample_sheet(), colours, colors=256 - len(_BOARD_EXACT), exact=_BOARD_EXACT)
+
+
+@lru_cache(maxsize=1)
+def _board_colours() -> bytes:
+    """The board palette's 256 RGB entries, for the PNG."""
+    return bytes(_board_palette().getpalette("RGB") or [])[: 3 * 256].ljust(3 * 256, b"\0")
+
+
+def _sample_sheet() -> Image.Image:
+    """What boards are made of, drawn once each: a market card of each pile's tiles (with a star and
+    without), basic piles face up and down, an empty slot, the round marker, a heading and the
+    legend; every tile as a town cell at the overview's largest size and at the small and tiny
+    sizes, with resources on it and tracks joining it; routes of each shape; a free cell; and the
+    header of a fresh table of the most players, mid-game and finished."""
     from games.trolley_town.content import TILES  # the drawing needs only the view; the palette, all tiles
     from games.trolley_town.view import tile_card
+    from rendering.warmup import sample_views
 
-    # The first tile of each pile, with a star and without: every card fill, band and outline the
-    # market draws, and its texts, pieces and badges on them.
+    drawings: list[Image.Image] = []
     kinds = {(tile.pile, tile.star): slug for slug, tile in reversed(TILES.items())}
-    cards = []
     for slug in kinds.values():
         key = json.dumps(tile_card(slug), sort_keys=True)
         card = _tile_body.__wrapped__(key, 244, 230)
         card.paste(_tile_label.__wrapped__(key, 244, 230, "A slot 1"), (0, 0))
-        cards.append(card)
+        drawings.append(card)
     basic = {"name": "Sample", "cost": {"wood": 1, "stone": 1}, "text": "immediate: sample", "left": 3}
     for up in (True, False):
-        cards.append(_basic_card.__wrapped__(json.dumps({**basic, "up": up}, sort_keys=True), 190, BASIC_H))
-    cards.append(_empty_card.__wrapped__(244, 230, "V pile 1 · 0 left"))
-    cards.append(_round_marker.__wrapped__(8, 200))
-    wide = [_heading.__wrapped__("Basic buildings", "top tile face up", 796), _legend.__wrapped__(796)]
-    rows = math.ceil(len(cards) / 3)
-    sheet = Image.new("RGB", (796, rows * 230 + sum(drawing.height for drawing in wide)), PANEL_FILL)
-    for index, drawing in enumerate(cards):
-        row, column = divmod(index, 3)
-        sheet.paste(drawing, (column * 250, row * 230))
-    y = rows * 230
-    for drawing in wide:
-        sheet.paste(drawing, (0, y))
-        y += drawing.height
-    colours = [*PALETTE.values(), *(colour for _, _, colour in TIMINGS.values()), HIGHLIGHT, BACKGROUND]
-    # 127 entries in all: the exact colours first, then what the octree finds.
-    return theme.palette_from(sheet, colours, colors=127 - len(_MARKET_EXACT), exact=_MARKET_EXACT)
+        drawings.append(_basic_card.__wrapped__(json.dumps({**basic, "up": up}, sort_keys=True), 190, BASIC_H))
+    drawings.append(_empty_card.__wrapped__(244, 230, "V pile 1 · 0 left"))
+    drawings.append(_round_marker.__wrapped__(8, 200))
+    drawings += [_heading.__wrapped__("Basic buildings", "top tile face up", 796), _legend.__wrapped__(796)]
+    for index, slug in enumerate(TILES):
+        held = {RESOURCES[index % 5]: 1 + index % 3, RESOURCES[(index + 2) % 5]: 1}
+        content = {"kind": "building", **(tile_card(slug) or {}), "res": held}
+        key = json.dumps([content.get(name) for name in _CELL_KEYS])
+        sides = "".join("L" if index >> bit & 1 else "-" for bit in range(4))
+        for cell in (MAX_CELL, 46, 26):
+            drawings.append(_cell_image.__wrapped__(key, sides, cell, _detail(cell)))
+    for opens in (["N", "S"], ["N", "E"], ["N", "E", "S"], ["N", "E", "S", "W"]):
+        key = json.dumps([{"kind": "route", "open": opens}.get(name) for name in _CELL_KEYS])
+        for sides in ("L-X-", "XL-L"):
+            drawings.append(_cell_image.__wrapped__(key, sides, MAX_CELL, "full"))
+    drawings.append(_free_cell.__wrapped__((0, 0), MAX_CELL))
+    table = max((view for view, focus in sample_views(MANIFEST.slug) if focus is None), key=lambda v: len(v["towns"]))
+    inner = WIDTH - 2 * MARGIN
+    for moment in ({"round": 2}, {"finished": True}):
+        view = {**table, **moment}
+        header = Image.new("RGB", (inner, _header_height(view, inner)), BACKGROUND)
+        _draw_header(header, ImageDraw.Draw(header), view, 0, 0, inner, header.height)
+        drawings.append(header)
+    return _sheet(drawings, WIDTH)
+
+
+def _sheet(drawings: Sequence[Image.Image], width: int) -> Image.Image:
+    """``drawings`` side by side in rows ``width`` wide."""
+    x = y = row = 0
+    placed = []
+    for drawing in drawings:
+        if x and x + drawing.width > width:
+            x, y, row = 0, y + row, 0
+        placed.append((drawing, (x, y)))
+        x, row = x + drawing.width, max(row, drawing.height)
+    sheet = Image.new("RGB", (width, y + row), PANEL_FILL)
+    for drawing, xy in placed:
+        sheet.paste(drawing, xy)
+    return sheet
 
 
 def clear_caches() -> None:
@@ -273,23 +319,6 @@ def clear_caches() -> None:
         _legend,
     ):
         cached.cache_clear()
-
-
-def encode(image: Image.Image) -> bytes:
-    """Palette PNG of any board image, like ``theme.to_png_fast`` but faster on these tall boards."""
-    return theme.png_bytes(_quantise(image))
-
-
-def _quantise(image: Image.Image, colors: int = 128) -> Image.Image:
-    """``image`` over a palette of at most ``colors`` colours.
-
-    The octree quantiser over every pixel costs ~20 ms a megapixel here. The board is flat art in
-    a few dozen colours plus text edges, so a palette built from every eighth pixel of every eighth
-    row is the same palette, and mapping the image onto it without dithering is cheap.
-    """
-    sample = image.resize((max(1, image.width // 8), max(1, image.height // 8)), Image.Resampling.NEAREST)
-    palette = sample.quantize(colors=colors, method=Image.Quantize.FASTOCTREE)
-    return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def board_image(view: dict[str, Any], focus: int | None = None) -> Image.Image:
@@ -607,7 +636,7 @@ def _player_chip(
     _bold(image, (x0 + 45, y0 + 7), name_text, 20, MUTED if resigned else INK, box=box)
     tags: list[Tag] = []
     if rank:
-        tags.append((_ordinal(rank), HIGHLIGHT if rank == 1 else (225, 225, 225), INK))
+        tags.append((_ordinal(rank), HIGHLIGHT if rank == 1 else PLACE_TAG, INK))
     if view.get("start_player") == seat and not _finished(view):
         tags.append(("START", INK, WHITE))
     if turn:
@@ -615,7 +644,7 @@ def _player_chip(
     elif to_act:
         tags.append(("TO ACT", HIGHLIGHT, INK))
     if resigned:
-        tags.append(("KICKED" if town.get("kicked") else "RESIGNED", (90, 90, 90), WHITE))
+        tags.append(("KICKED" if town.get("kicked") else "RESIGNED", GONE_TAG, WHITE))
     if town.get("title"):
         tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
     _tags(image, draw, tags, x0 + 20, y0 + 34, x1 - 6, TOWN_TAG)
@@ -659,14 +688,14 @@ def _town_tags(view: Mapping[str, Any], town: Mapping[str, Any], seat: int) -> l
     if turn:
         tags.append(("TURN", HIGHLIGHT, INK))
     if town.get("passed") and view.get("phase") == "construction":
-        tags.append(("PASSED", (215, 215, 215), INK))
+        tags.append(("PASSED", PALE_TAG, INK))
     step = str(town.get("step") or "")
     if step in STEPS and not finished:
-        tags.append((STEPS[step], HIGHLIGHT if step == "transport" else (215, 215, 215), INK))
+        tags.append((STEPS[step], HIGHLIGHT if step == "transport" else PALE_TAG, INK))
     if town.get("expert"):
-        tags.append(("EXPERT", (60, 60, 60), WHITE))
+        tags.append(("EXPERT", EXPERT_TAG, WHITE))
     if town.get("resigned"):
-        tags.append(("KICKED" if town.get("kicked") else "RESIGNED", (90, 90, 90), WHITE))
+        tags.append(("KICKED" if town.get("kicked") else "RESIGNED", GONE_TAG, WHITE))
     if town.get("title"):
         tags.append((str(town["title"]), tint(_colour("accent"), 0.7), INK))
     return tags

@@ -177,9 +177,13 @@ def moment_samples(
 
 def clear_renderer_caches(slug: str) -> None:
     """Empty every drawing cache of ``slug``'s renderer, so cached layers and tiles draw (and record)
-    their text again."""
-    for cached in vars(renderer_for(slug)).values():
-        if callable(getattr(cached, "cache_clear", None)):
+    their text again.
+
+    Palettes stay: a renderer makes its palette once per process from sample drawings that are part
+    of no board (the bot never empties it), and making it again here would only leave those samples'
+    pieces cached, unrecorded, for the board to reuse."""
+    for name, cached in vars(renderer_for(slug)).items():
+        if callable(getattr(cached, "cache_clear", None)) and "palette" not in name:
             cached.cache_clear()
 
 
