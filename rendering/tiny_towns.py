@@ -434,7 +434,8 @@ def _title(slug: str) -> str:
 def _tile_for(content: Any, catalog: dict[str, Any], cell: int) -> Image.Image:
     if content is None:
         return _tile("null", "", cell)
-    if len(content) == 1 and isinstance(content.get("resource"), str):  # most squares: skip json.dumps
+    if isinstance(content, dict) and len(content) == 1 and isinstance(content.get("resource"), str):
+        # Most squares hold one resource: their key is made once, not by json.dumps every time.
         return _tile(_resource_key(content["resource"]), "", cell)
     entry = ""
     if isinstance(content, dict) and "building" in content:

@@ -200,7 +200,7 @@ _BOARD_EXACT: tuple[Colour, ...] = (PANEL_FILL, GRID, INK, MUTED, WHITE, BACKGRO
 
 @lru_cache(maxsize=1)
 def _board_palette() -> Image.Image:
-    """The palette every board is mapped onto (256 entries), made once (about 0.15 s, in the render
+    """The palette every board is mapped onto (256 entries), made once (about 0.2 s, in the render
     worker's warm-up) from a sheet of the board's own drawings (``_sample_sheet``) and swatches of
     its colours under each ink (``theme.palette_from``).
 
@@ -229,7 +229,6 @@ def _palette_of_samples() -> Image.Image:
     return theme.palette_from(_sample_sheet(), colours, colors=256 - len(_BOARD_EXACT), exact=_BOARD_EXACT)
 
 
-@lru_cache(maxsize=1)
 def _board_colours() -> bytes:
     """The board palette's 256 RGB entries, for the PNG."""
     return bytes(_board_palette().getpalette("RGB") or [])[: 3 * 256].ljust(3 * 256, b"\0")
