@@ -270,8 +270,8 @@ def _endpoint_sprite(
 
 def clear_caches() -> None:
     """Empty the drawing caches (tests record the text of a whole image)."""
-    _base.cache_clear()
-    _endpoint_sprite.cache_clear()
+    for cached in (_base, _endpoint_sprite, _card_image, _legend_entry):
+        cached.cache_clear()
 
 
 def _upright_label(image: Image.Image, label: str, fill: Any, ink: Any, box: Box) -> None:
@@ -552,8 +552,21 @@ def _cards(panel: Panel, title: str, slugs: Sequence[str], costs: dict[str, int]
         x = LEFT - 8 + col * (card_w + 8)
         y = panel.y + row * (height + 8)
         cost = costs.get(slug) if costs is not None else None
-        _card_box(panel.canvas, panel.draw, slug, (x, y, x + card_w, y + height), cost, counted[slug])
+        panel.canvas.paste(_card_image(slug, card_w, height, cost, counted[slug], (x % 2, y % 2)), (x, y))
     panel.y += rows * (height + 8) + 4
+
+
+@lru_cache(maxsize=256)
+def _card_image(
+    slug: str, width: int, height: int, cost: int | None, count: int, parity: tuple[int, int]
+) -> Image.Image:
+    """A card as ``_card_box`` draws it at a spot of ``parity`` (x and y mod 2), to paste there: a
+    card looks the same from one board to the next. Drawn at that parity because a half-pixel text
+    position rounds to even: the same pixels as drawing it on the panel."""
+    px, py = parity
+    canvas, draw = theme.new_canvas(px + width + 1, py + height + 1)
+    _card_box(canvas, draw, slug, (px, py, px + width, py + height), cost, count)
+    return canvas.crop((px, py, px + width + 1, py + height + 1))
 
 
 def _draft(panel: Panel, pool: Sequence[str]) -> None:
@@ -660,10 +673,25 @@ def _legend(panel: Panel, view: dict[str, Any]) -> None:
     for index, (kind, label) in enumerate(entries):
         col, row = divmod(index, rows)
         x, y = LEFT + col * col_w, panel.y + row * 32
-        _legend_symbol(panel.canvas, panel.draw, kind, x, y)
-        text_x = x + max(50, _chip_width(kind[5:]) + 10 if kind.startswith("icon-") else 0)
-        draw_text(panel.canvas, (text_x, y, x + col_w - 6, y + 28), label, TEXT, INK, align="l", max_lines=1)
+        panel.canvas.paste(_legend_entry(kind, label, col_w, (x % 2, y % 2)), (x, y))
     panel.y += rows * 32 + 6
+
+
+@lru_cache(maxsize=256)
+def _legend_entry(kind: str, label: str, width: int, parity: tuple[int, int]) -> Image.Image:
+    """One legend entry (``_legend_item``) drawn once per ``parity`` (x and y mod 2), as a card is."""
+    px, py = parity
+    canvas, draw = theme.new_canvas(px + width, py + 32)
+    _legend_item(canvas, draw, kind, label, (px, py, px + width, py + 32))
+    return canvas.crop((px, py, px + width, py + 32))
+
+
+def _legend_item(image: Image.Image, draw: ImageDraw.ImageDraw, kind: str, label: str, box: Box) -> None:
+    """A legend entry in ``box`` (a column wide, 32 px high): its symbol, then what it means."""
+    x, y, right, _ = box
+    _legend_symbol(image, draw, kind, x, y)
+    text_x = x + max(50, _chip_width(kind[5:]) + 10 if kind.startswith("icon-") else 0)
+    draw_text(image, (text_x, y, right - 6, y + 28), label, TEXT, INK, align="l", max_lines=1)
 
 
 # ---------------------------------------------------------------- the image

@@ -6,7 +6,7 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageDraw
 
 import rendering.tramways as render
 from games.tramways import GAME
@@ -80,3 +80,28 @@ def test_the_legend_names_only_the_tiles_in_play():
     state = GAME.setup(["ann", "bob"], {"park": True}, 3)
     kinds = [kind for kind, _ in render._legend_entries(GAME.view(state, None))]
     assert "park" in kinds and "station" not in kinds and "master" not in kinds and "exchange" not in kinds
+
+
+def test_a_cached_card_or_legend_is_the_same_pixels_as_drawing_it_in_place():
+    # Cards and legend entries are drawn once and pasted; text at a half-pixel position rounds to
+    # even, so each is kept per position parity. Pasted at every parity, they match drawing in place.
+    state = _play_until(GAME.setup(["a", "b", "c"], {**ALL}, 3), lambda s: False)
+    view = GAME.view(state, None)
+    slugs = sorted({*view["display"], *view["dev_display"], "track-crew", "express-line", "delivery"})
+    entries = tuple(render._legend_entries(view))
+    assert len(entries) > 8
+    for x in (30, 31):
+        for y in (40, 41):
+            for slug in slugs:
+                for width in (180, 211):
+                    placed = Image.new("RGB", (400, 300), theme.BACKGROUND)
+                    placed.paste(render._card_image(slug, width, 99, None, 2, (x % 2, y % 2)), (x, y))
+                    drawn = Image.new("RGB", (400, 300), theme.BACKGROUND)
+                    render._card_box(drawn, ImageDraw.Draw(drawn), slug, (x, y, x + width, y + 99), None, 2)
+                    assert placed.tobytes() == drawn.tobytes(), (slug, width, x, y)
+            for kind, label in entries:
+                placed = Image.new("RGB", (400, 300), theme.BACKGROUND)
+                placed.paste(render._legend_entry(kind, label, 270, (x % 2, y % 2)), (x, y))
+                drawn = Image.new("RGB", (400, 300), theme.BACKGROUND)
+                render._legend_item(drawn, ImageDraw.Draw(drawn), kind, label, (x, y, x + 270, y + 32))
+                assert placed.tobytes() == drawn.tobytes(), (kind, x, y)
