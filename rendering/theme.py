@@ -622,6 +622,22 @@ def palette_from(
     return palette
 
 
+def sheet(drawings: Sequence[Image.Image], width: int, fill: tuple[int, int, int]) -> Image.Image:
+    """``drawings`` side by side in rows ``width`` wide, on ``fill``: the sample sheet a renderer
+    makes its palette from (``palette_from``)."""
+    x = y = row = 0
+    placed = []
+    for drawing in drawings:
+        if x and x + drawing.width > width:
+            x, y, row = 0, y + row, 0
+        placed.append((drawing, (x, y)))
+        x, row = x + drawing.width, max(row, drawing.height)
+    image = Image.new("RGB", (width, y + row), fill)
+    for drawing, xy in placed:
+        image.paste(drawing, xy)
+    return image
+
+
 def exact_inks(exact: Sequence[tuple[int, int, int]]) -> dict[tuple[int, int, int], int]:
     """The palette index of each of ``palette_from``'s ``exact`` colours (the first, if repeated)."""
     inks: dict[tuple[int, int, int], int] = {}

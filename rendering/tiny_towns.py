@@ -121,17 +121,7 @@ def _palette() -> Image.Image:
             tiles.append(_tile(json.dumps(content, sort_keys=True), json.dumps(["Sample Name", family]), FULL_CELL))
         tiles.append(_card("Sample Name", family, ("WHB", "GS."), "secret"))
     tiles.append(_legend())
-    width = 1200
-    x = y = row = 0
-    placed: list[tuple[Image.Image, int, int]] = []
-    for tile in tiles:
-        if x + tile.width > width:
-            x, y, row = 0, y + row, 0
-        placed.append((tile, x, y))
-        x, row = x + tile.width, max(row, tile.height)
-    scratch = Image.new("RGB", (width, y + row), theme.BACKGROUND)
-    for tile, tx, ty in placed:
-        scratch.paste(tile, (tx, ty))
+    scratch = theme.sheet(tiles, 1200, theme.BACKGROUND)
     chips = [HIGHLIGHT, (90, 90, 90), (0, 130, 90), (215, 215, 215), (255, 236, 190), PANEL_FILL, EMPTY_FILL]
     return theme.palette_from(
         scratch, [*theme.PLAYER_COLOURS, *chips, GRID, NEGATIVE, tint(BUILDING_COLOURS["pink"], 0.7)]

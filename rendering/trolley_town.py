@@ -276,22 +276,7 @@ def _sample_sheet() -> Image.Image:
         header = Image.new("RGB", (inner, _header_height(view, inner)), BACKGROUND)
         _draw_header(header, ImageDraw.Draw(header), view, 0, 0, inner, header.height)
         drawings.append(header)
-    return _sheet(drawings, WIDTH)
-
-
-def _sheet(drawings: Sequence[Image.Image], width: int) -> Image.Image:
-    """``drawings`` side by side in rows ``width`` wide."""
-    x = y = row = 0
-    placed = []
-    for drawing in drawings:
-        if x and x + drawing.width > width:
-            x, y, row = 0, y + row, 0
-        placed.append((drawing, (x, y)))
-        x, row = x + drawing.width, max(row, drawing.height)
-    sheet = Image.new("RGB", (width, y + row), PANEL_FILL)
-    for drawing, xy in placed:
-        sheet.paste(drawing, xy)
-    return sheet
+    return theme.sheet(drawings, WIDTH, PANEL_FILL)
 
 
 def clear_caches() -> None:
